@@ -1,0 +1,1 @@
+//! agtool: tools for coding agents.
