@@ -1,1 +1,15 @@
-//! agtool: tools for coding agents.
+//! agtool: a command-line multitool that gives coding agents (and the people and scripts
+//! around them) the tools they need to work on a code base.
+//!
+//! Layout: [`tools`] holds one file per tool and the registry; [`workspace`] the root, path
+//! policy, file layer and state store; [`text`] content tags, editable text and rendering;
+//! [`cli`] turns the registry into the command line; [`commands`] the meta commands
+//! (`schema`, `call`, `state`).
+
+pub mod cli;
+pub mod commands;
+pub mod context;
+pub mod error;
+pub mod text;
+pub mod tools;
+pub mod workspace;

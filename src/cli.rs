@@ -1,0 +1,335 @@
+//! The command line: builds the clap command tree from the registry, runs a subcommand and
+//! prints its result with the exit status of spec 00 ("Output and exit status").
+
+use std::io::{IsTerminal, Read};
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::{Map, Value};
+
+use crate::commands;
+use crate::context::{Ctx, Settings};
+use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::tools::{self, ToolSpec, args};
+
+const ABOUT: &str = "Tools for coding agents: read, search, edit, patch and run, with byte-exact writes \
+and a workspace that paths cannot leave.";
+
+/// The global flags (spec 00, "Global flags"); usable before or after the subcommand.
+fn global_args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("root")
+            .long("root")
+            .value_name("DIR")
+            .global(true)
+            .help("Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)"),
+    )
+    .arg(
+        Arg::new("agent")
+            .long("agent")
+            .value_name("ID")
+            .global(true)
+            .help("Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]"),
+    )
+    .arg(
+        Arg::new("config")
+            .long("config")
+            .value_name("FILE")
+            .global(true)
+            .help("Extra configuration file layered over the others [env: AGTOOL_CONFIG]"),
+    )
+    .arg(
+        Arg::new("json")
+            .long("json")
+            .action(ArgAction::SetTrue)
+            .global(true)
+            .help("Print one JSON object {ok, output, error, ...} instead of text"),
+    )
+    .arg(
+        Arg::new("no_freshness")
+            .long("no-freshness")
+            .action(ArgAction::SetTrue)
+            .global(true)
+            .help("Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]"),
+    )
+    .arg(
+        Arg::new("no_syntax_check")
+            .long("no-syntax-check")
+            .action(ArgAction::SetTrue)
+            .global(true)
+            .help("Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]"),
+    )
+    .arg(
+        Arg::new("groups")
+            .long("groups")
+            .value_name("LIST")
+            .global(true)
+            .help("Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]"),
+    )
+    .arg(
+        Arg::new("timeout_ms")
+            .long("timeout-ms")
+            .value_name("MS")
+            .value_parser(clap::value_parser!(u64).range(1..))
+            .global(true)
+            .help("Override every tool's default timeout, in milliseconds"),
+    )
+}
+
+/// The subcommand for one tool: its own flags plus `--args`.
+fn tool_command(spec: &ToolSpec) -> Command {
+    let summary = spec.meta.description.lines().next().unwrap_or_default();
+    let cmd = Command::new(spec.command_name())
+        .about(summary.to_owned())
+        .long_about(spec.meta.description)
+        .after_help(format!("Examples:\n{}", spec.meta.examples));
+    let cmd = (spec.augment)(cmd).arg(
+        Arg::new("args")
+            .long("args")
+            .value_name("JSON|-|@FILE")
+            .help("All arguments as one JSON object (- reads it from stdin, @FILE from a file)"),
+    );
+    cmd.mut_args(|a| {
+        if a.is_required_set() && a.get_id() != "args" {
+            a.required(false).required_unless_present("args")
+        } else {
+            a
+        }
+    })
+}
+
+/// The whole command tree.
+pub fn command() -> Command {
+    let mut cmd = Command::new("agtool")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(ABOUT)
+        .subcommand_required(true)
+        .arg_required_else_help(true);
+    cmd = global_args(cmd);
+    for spec in tools::registry() {
+        cmd = cmd.subcommand(tool_command(&spec));
+    }
+    for meta in commands::meta_commands() {
+        cmd = cmd.subcommand(meta);
+    }
+    cmd
+}
+
+fn settings(m: &ArgMatches) -> Settings {
+    Settings {
+        root: m.get_one::<String>("root").map(Into::into),
+        agent: m.get_one::<String>("agent").cloned(),
+        config: m.get_one::<String>("config").map(Into::into),
+        json: m.get_flag("json"),
+        no_freshness: m.get_flag("no_freshness"),
+        no_syntax_check: m.get_flag("no_syntax_check"),
+        groups: m.get_one::<String>("groups").map(|g| Ctx::parse_groups(g)),
+        timeout_ms: m.get_one::<u64>("timeout_ms").copied(),
+    }
+}
+
+/// Runs agtool on `argv` and returns the process exit status.
+pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
+    let matches = match command().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) => {
+            let code = e.exit_code();
+            let _ = e.print();
+            return code;
+        }
+    };
+    let Some((name, sub)) = matches.subcommand() else {
+        return 2;
+    };
+    let settings = settings(sub);
+    if let Some(code) = commands::run_early(name, sub) {
+        return code;
+    }
+    let ctx = match Ctx::new(&settings) {
+        Ok(ctx) => ctx,
+        Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
+    };
+    if let Some(spec) = tools::find(name) {
+        let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
+        return print_result(ctx.json, result);
+    }
+    let result = commands::run(name, sub, &ctx);
+    print_result(ctx.json, result)
+}
+
+/// The JSON arguments of a direct subcommand: `--args` or the flags, then the body from stdin.
+fn tool_args(spec: &ToolSpec, m: &ArgMatches, ctx: &Ctx) -> Result<Value, ToolError> {
+    let schema = (spec.schema)();
+    let flags = args::matches_to_json(&schema, m)?;
+    let mut stdin_used = false;
+    let mut object = match m.get_one::<String>("args") {
+        Some(raw) => {
+            if !flags.is_empty() {
+                let names: Vec<String> = flags.keys().map(|k| k.replace('_', "-")).collect();
+                return Err(ToolError::usage(format!(
+                    "--args cannot be combined with other arguments (got {})",
+                    names.join(", ")
+                )));
+            }
+            stdin_used = raw == "-";
+            read_args_object(raw, ctx)?
+        }
+        None => {
+            let mut flags = flags;
+            (spec.cli_fixup)(&mut flags, ctx)?;
+            flags
+        }
+    };
+    if let Some(body) = spec.meta.body
+        && !object.contains_key(body)
+        && !stdin_used
+        && let Some(text) = read_stdin_body(body)?
+    {
+        object.insert(body.to_owned(), Value::String(text));
+    }
+    Ok(Value::Object(object))
+}
+
+/// Reads `--args` (inline JSON, `-` for stdin, `@FILE`) into an object.
+fn read_args_object(raw: &str, ctx: &Ctx) -> Result<Map<String, Value>, ToolError> {
+    let text = if raw == "-" {
+        read_stdin_text("--args -")?
+    } else if let Some(file) = raw.strip_prefix('@') {
+        std::fs::read_to_string(ctx.cwd.join(file))
+            .map_err(|e| ToolError::usage(format!("--args @{file}: cannot read: {e}")))?
+    } else {
+        raw.to_owned()
+    };
+    parse_object(&text, "--args")
+}
+
+/// Parses `text` as a JSON object; `what` names the source in errors.
+pub fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, ToolError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => Err(ToolError::usage(format!(
+            "{what}: expected a JSON object, got {}",
+            json_type(&other)
+        ))),
+        Err(e) => Err(ToolError::usage(format!("{what}: not valid JSON: {e}"))),
+    }
+}
+
+/// The JSON type name of a value, for messages.
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads all of stdin as UTF-8; never waits on a terminal (spec 00).
+pub fn read_stdin_text(what: &str) -> Result<String, ToolError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(ToolError::usage(format!(
+            "{what} reads from stdin, which is a terminal; pipe the input in"
+        )));
+    }
+    let mut buf = Vec::new();
+    stdin
+        .lock()
+        .read_to_end(&mut buf)
+        .map_err(|e| ToolError::usage(format!("cannot read stdin: {e}")))?;
+    String::from_utf8(buf).map_err(|_| ToolError::usage(format!("{what}: stdin is not UTF-8")))
+}
+
+/// The body from stdin, or `None` when stdin is a terminal (validation then reports the
+/// missing field).
+fn read_stdin_body(field: &str) -> Result<Option<String>, ToolError> {
+    if std::io::stdin().is_terminal() {
+        return Ok(None);
+    }
+    read_stdin_text(field).map(Some)
+}
+
+/// Runs a tool on a JSON object under its timeout (spec 07, "Timeouts"): the default of the
+/// tool, or `--timeout-ms`. A timed-out call is reported with exit 124; the process exits
+/// right after, which stops the work (writes are atomic, so the old file stays).
+pub fn run_with_timeout(ctx: &Ctx, spec: &ToolSpec, value: Value) -> ToolResult {
+    let timeout = ctx.timeout_ms.or(spec.meta.timeout_ms);
+    let Some(ms) = timeout else {
+        return (spec.run_json)(ctx, value);
+    };
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let run = spec.run_json;
+        scope.spawn(move || {
+            let _ = tx.send(run(ctx, value));
+        });
+        match rx.recv_timeout(Duration::from_millis(ms)) {
+            Ok(result) => result,
+            Err(_) => {
+                let err = ToolError {
+                    kind: ErrorKind::Timeout,
+                    message: format!("{} timed out after {ms} ms", spec.name),
+                    fields: Map::new(),
+                };
+                let code = print_result(ctx.json, Err(err));
+                std::process::exit(code);
+            }
+        }
+    })
+}
+
+/// The `--json` envelope of a result.
+pub fn envelope(result: &ToolResult) -> Value {
+    let mut map = Map::new();
+    match result {
+        Ok(out) => {
+            map.insert("ok".into(), Value::Bool(true));
+            map.insert("output".into(), Value::String(out.text.clone()));
+            map.insert("error".into(), Value::Null);
+            map.extend(out.fields.clone());
+        }
+        Err(e) => {
+            map.insert("ok".into(), Value::Bool(false));
+            map.insert(
+                "output".into(),
+                Value::String(format!("Error: {}", e.message)),
+            );
+            map.insert("error".into(), Value::String(e.message.clone()));
+            map.extend(e.fields.clone());
+        }
+    }
+    Value::Object(map)
+}
+
+/// Prints a result as text or the `--json` envelope and returns the exit status: 0 done,
+/// 1 refused (stdout `Error: ...`), 2 usage (stderr), 124 timeout.
+pub fn print_result(json: bool, result: ToolResult) -> i32 {
+    let code = match &result {
+        Ok(_) => 0,
+        Err(e) => e.exit_code(),
+    };
+    if json {
+        println!("{}", envelope(&result));
+        if let Err(e) = &result
+            && e.kind == ErrorKind::Usage
+        {
+            eprintln!("Error: {}", e.message);
+        }
+        return code;
+    }
+    match result {
+        Ok(out) => {
+            if out.text.ends_with('\n') || out.text.is_empty() {
+                print!("{}", out.text);
+            } else {
+                println!("{}", out.text);
+            }
+        }
+        Err(e) if e.kind == ErrorKind::Usage => eprintln!("Error: {}", e.message),
+        Err(e) => println!("Error: {}", e.message),
+    }
+    code
+}

@@ -1,0 +1,31 @@
+//! Meta commands: `schema`, `call`, `state` (spec 00 "Meta subcommands", spec 07).
+
+pub mod call;
+pub mod schema;
+pub mod state;
+
+use clap::{ArgMatches, Command};
+
+use crate::context::Ctx;
+use crate::error::{ToolError, ToolResult};
+
+/// The meta subcommands, added after the tools.
+pub fn meta_commands() -> Vec<Command> {
+    vec![schema::command(), call::command(), state::command()]
+}
+
+/// Meta commands that run before (and without) a workspace context. `None` when `name` is not
+/// one of them.
+pub fn run_early(_name: &str, _m: &ArgMatches) -> Option<i32> {
+    None
+}
+
+/// Runs a meta command.
+pub fn run(name: &str, m: &ArgMatches, ctx: &Ctx) -> ToolResult {
+    match name {
+        "schema" => schema::run(m, ctx),
+        "call" => call::run(m, ctx),
+        "state" => state::run(m, ctx),
+        other => Err(ToolError::usage(format!("unknown command {other}"))),
+    }
+}

@@ -1,0 +1,97 @@
+//! `agtool state show|forget PATH|reset`: inspect and clear the state store, for people
+//! (spec 01, "State store").
+
+use clap::{Arg, ArgMatches, Command};
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::workspace::policy;
+
+/// The `state` subcommand.
+pub fn command() -> Command {
+    Command::new("state")
+        .about("Inspect or clear the freshness table in .agent-state/")
+        .subcommand_required(true)
+        .subcommand(Command::new("show").about("List every recorded (agent, path, tag)"))
+        .subcommand(
+            Command::new("forget")
+                .about("Forget what every agent read of PATH (a folder: everything under it)")
+                .arg(Arg::new("path").required(true).value_name("PATH")),
+        )
+        .subcommand(Command::new("reset").about("Forget everything"))
+        .after_help("Examples:\n  agtool state show\n  agtool state forget src/lib.rs\n  agtool state reset")
+}
+
+fn format_ms(ms: i64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, mo, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
+/// well-known civil-from-days algorithm).
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Runs `state`.
+pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
+    let refuse = ToolError::refused;
+    match m.subcommand() {
+        Some(("show", _)) => {
+            let entries = ctx.with_state(|s| s.entries()).map_err(refuse)?;
+            if entries.is_empty() {
+                return Ok(Output::text("No reads recorded."));
+            }
+            let mut text = String::new();
+            for e in &entries {
+                text.push_str(&format!(
+                    "{}  {}  {}  {}\n",
+                    ctx.display(std::path::Path::new(&e.path)),
+                    e.agent,
+                    e.tag,
+                    format_ms(e.at_ms)
+                ));
+            }
+            Ok(Output::text(text).with("entries", entries.len()))
+        }
+        Some(("forget", sub)) => {
+            let spelled = sub.get_one::<String>("path").cloned().unwrap_or_default();
+            let literal = policy::fold(&ctx.cwd.join(&spelled));
+            let real = policy::resolve(&literal).unwrap_or(literal);
+            let n = ctx.with_state(|s| s.forget(&real)).map_err(refuse)?;
+            Ok(Output::text(format!("Forgot {n} entries for {spelled}")))
+        }
+        Some(("reset", _)) => {
+            ctx.with_state(|s| s.reset()).map_err(refuse)?;
+            Ok(Output::text(
+                "State reset: every recorded read and failure counter is gone.",
+            ))
+        }
+        _ => Err(ToolError::usage("state needs show, forget PATH or reset")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates() {
+        assert_eq!(super::format_ms(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::format_ms(1_700_000_000_000), "2023-11-14T22:13:20Z");
+    }
+}

@@ -1,0 +1,196 @@
+//! The context every tool runs in: workspace root, current directory, agent identity,
+//! configuration, policy and the (lazily opened) state store (spec 00).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use crate::error::ToolError;
+use crate::workspace::config::Config;
+use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
+use crate::workspace::root;
+use crate::workspace::state::StateStore;
+
+/// Global settings after flags, environment and configuration are layered (spec 00).
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `--root` / `AGTOOL_ROOT`.
+    pub root: Option<PathBuf>,
+    /// `--agent` / `AGTOOL_AGENT` (default `default`).
+    pub agent: Option<String>,
+    /// `--config` / `AGTOOL_CONFIG`.
+    pub config: Option<PathBuf>,
+    /// `--json`.
+    pub json: bool,
+    /// `--no-freshness` / `AGTOOL_FRESHNESS=off`.
+    pub no_freshness: bool,
+    /// `--no-syntax-check` / `AGTOOL_SYNTAX_CHECK=off`.
+    pub no_syntax_check: bool,
+    /// `--groups` / `AGTOOL_GROUPS`.
+    pub groups: Option<Vec<String>>,
+    /// `--timeout-ms`: overrides every tool's default timeout.
+    pub timeout_ms: Option<u64>,
+}
+
+/// Everything a tool needs besides its arguments. Shared across threads in `call --batch`.
+pub struct Ctx {
+    /// The current directory (physical, as `getcwd` gives it): relative paths resolve here.
+    pub cwd: PathBuf,
+    /// The workspace root (canonical).
+    pub root: PathBuf,
+    /// Agent identity keying the freshness table.
+    pub agent: String,
+    /// Merged configuration files.
+    pub config: Config,
+    /// The path policy.
+    pub policy: PathPolicy,
+    /// Whether the freshness gate and table are on.
+    pub freshness: bool,
+    /// Whether the syntax gate is on by default.
+    pub syntax_check: bool,
+    /// Whether output is the `--json` envelope.
+    pub json: bool,
+    /// Enabled groups for `call`, `mcp`, `schema`.
+    pub groups: Vec<String>,
+    /// Global timeout override in ms.
+    pub timeout_ms: Option<u64>,
+    state: OnceLock<Result<Mutex<StateStore>, String>>,
+}
+
+/// Groups on by default for `call`, `mcp` and `schema` (spec 00, "Groups").
+pub const DEFAULT_GROUPS: [&str; 1] = ["files"];
+
+fn env_off(name: &str) -> bool {
+    std::env::var(name)
+        .map(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "off" | "0" | "false" | "no"
+            )
+        })
+        .unwrap_or(false)
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+impl Ctx {
+    /// Builds the context: discovers the root, loads configuration, layers flags and
+    /// environment over it. Errors are usage errors (bad `--root`, bad config file).
+    pub fn new(settings: &Settings) -> Result<Ctx, String> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let explicit_root = settings
+            .root
+            .clone()
+            .or_else(|| std::env::var_os("AGTOOL_ROOT").map(PathBuf::from));
+        let root = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        let explicit_config = settings
+            .config
+            .clone()
+            .or_else(|| std::env::var_os("AGTOOL_CONFIG").map(PathBuf::from))
+            .map(|p| cwd.join(p));
+        let config = Config::load(&root, explicit_config.as_deref())?;
+        let agent = settings
+            .agent
+            .clone()
+            .or_else(|| std::env::var("AGTOOL_AGENT").ok().filter(|a| !a.is_empty()))
+            .unwrap_or_else(|| "default".to_owned());
+        let freshness = !settings.no_freshness
+            && !env_off("AGTOOL_FRESHNESS")
+            && config.freshness.unwrap_or(true);
+        let syntax_check = !settings.no_syntax_check
+            && !env_off("AGTOOL_SYNTAX_CHECK")
+            && config.syntax_check.unwrap_or(true);
+        let groups = settings
+            .groups
+            .clone()
+            .or_else(|| std::env::var("AGTOOL_GROUPS").ok().map(|g| split_list(&g)))
+            .or_else(|| config.tools.as_ref().and_then(|t| t.groups.clone()))
+            .unwrap_or_else(|| DEFAULT_GROUPS.iter().map(|g| g.to_string()).collect());
+        let policy = PathPolicy::new(
+            &root,
+            config.read_roots.as_deref().unwrap_or(&[]),
+            config.write_roots.as_deref().unwrap_or(&[]),
+            config.protected_names.as_deref().unwrap_or(&[]),
+            config.deny_read.as_deref(),
+        );
+        Ok(Ctx {
+            cwd,
+            root,
+            agent,
+            config,
+            policy,
+            freshness,
+            syntax_check,
+            json: settings.json,
+            groups,
+            timeout_ms: settings.timeout_ms,
+            state: OnceLock::new(),
+        })
+    }
+
+    /// Parses a `--groups` value (`files,edit`).
+    pub fn parse_groups(s: &str) -> Vec<String> {
+        split_list(s)
+    }
+
+    /// Checks a caller-spelled path against the policy.
+    pub fn check_path(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        Ok(self.policy.check(&self.cwd, spelled, access)?)
+    }
+
+    /// The `.agent-state/` folder (not created).
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join(root::STATE_DIR)
+    }
+
+    /// Runs `f` with the state store, creating `.agent-state/` and opening the database on
+    /// first use. Errors when the folder cannot be created or the database cannot be opened.
+    pub fn with_state<T>(
+        &self,
+        f: impl FnOnce(&StateStore) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let store = self.state.get_or_init(|| {
+            let dir = root::ensure_state_dir(&self.root)
+                .map_err(|e| format!("cannot create {}: {e}", self.state_dir().display()))?;
+            StateStore::open(&dir).map(Mutex::new)
+        });
+        match store {
+            Ok(m) => {
+                let guard = m.lock().unwrap_or_else(|p| p.into_inner());
+                f(&guard)
+            }
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    /// `path` for display: relative to the current directory when under it, else absolute
+    /// (spec 00).
+    pub fn display(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
+    }
+
+    /// Records that this agent was shown `tag` for `real` (freshness registration, spec 01).
+    /// Returns a note for the output when the tag could not be recorded, `None` when it was
+    /// (or freshness is off).
+    pub fn register_tag(&self, real: &Path, tag: &str) -> Option<String> {
+        if !self.freshness {
+            return None;
+        }
+        match self.with_state(|s| {
+            s.record_tag(&self.agent, real, tag)?;
+            s.clear_failures(&self.agent, real)
+        }) {
+            Ok(()) => None,
+            Err(e) => Some(format!("(note: the tag was not recorded: {e})")),
+        }
+    }
+}

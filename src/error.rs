@@ -1,0 +1,100 @@
+//! What a tool returns: [`Output`] on success, [`ToolError`] otherwise (spec 00, "Output and
+//! exit status").
+
+use serde_json::{Map, Value};
+
+/// A tool's successful result: the text for the model plus tool-specific fields for the
+/// `--json` envelope.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Output {
+    /// The model-facing text (printed as is; a final newline is added when missing).
+    pub text: String,
+    /// Extra fields merged into the `--json` envelope next to `ok`, `output`, `error`.
+    pub fields: Map<String, Value>,
+}
+
+impl Output {
+    /// Text only.
+    pub fn text(text: impl Into<String>) -> Output {
+        Output {
+            text: text.into(),
+            fields: Map::new(),
+        }
+    }
+
+    /// Adds a field for the `--json` envelope.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Output {
+        self.fields.insert(key.to_owned(), value.into());
+        self
+    }
+}
+
+/// How a failure maps to the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The tool refused or failed: exit 1, message on stdout as `Error: ...`.
+    Refused,
+    /// Usage or argument error: exit 2, message on stderr.
+    Usage,
+    /// The tool ran out of time: exit 124.
+    Timeout,
+}
+
+/// A tool's failure: the message (without `Error: `) and tool-specific `--json` fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    /// Which exit status.
+    pub kind: ErrorKind,
+    /// What was wrong and what to do next, one or two short lines.
+    pub message: String,
+    /// Extra fields for the `--json` envelope.
+    pub fields: Map<String, Value>,
+}
+
+impl ToolError {
+    /// A refusal (exit 1).
+    pub fn refused(message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind: ErrorKind::Refused,
+            message: message.into(),
+            fields: Map::new(),
+        }
+    }
+
+    /// An argument error (exit 2).
+    pub fn usage(message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind: ErrorKind::Usage,
+            message: message.into(),
+            fields: Map::new(),
+        }
+    }
+
+    /// Adds a field for the `--json` envelope.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> ToolError {
+        self.fields.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            ErrorKind::Refused => 1,
+            ErrorKind::Usage => 2,
+            ErrorKind::Timeout => 124,
+        }
+    }
+}
+
+impl From<crate::workspace::policy::PolicyError> for ToolError {
+    fn from(e: crate::workspace::policy::PolicyError) -> ToolError {
+        if e.is_usage() {
+            ToolError::usage(e.to_string())
+        } else {
+            ToolError::refused(e.to_string())
+        }
+    }
+}
+
+/// A tool's result.
+pub type ToolResult = Result<Output, ToolError>;

@@ -1,0 +1,708 @@
+//! Editable text: read a file as it is, write it back as it was (spec 01, "Editable text").
+//!
+//! A file's bytes are decoded into one `\n`-normalised `String` plus the original terminator of
+//! every line break (`LF`, `CRLF` or a lone `CR`), and the encoding and BOM it came in. Callers
+//! match and edit the normalised text; [`EditableText::encode`] puts every untouched line's own
+//! terminator back, so bytes outside an edit are identical to the original.
+//!
+//! Memory: the normalised text plus one byte per line break, so a 100 MB file costs about
+//! 100 MB plus its line count, not a `String` per line.
+
+use std::ops::Range;
+
+use encoding_rs::{GB18030, GBK};
+
+/// How many leading bytes are searched for a NUL to call a file binary (spec 01).
+pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+/// A text encoding agtool can read and write back byte-exactly (spec 01 decoding order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextEncoding {
+    /// UTF-8 without a BOM (the default; no note in read-file headers).
+    Utf8,
+    /// UTF-8 with the `EF BB BF` BOM.
+    Utf8Bom,
+    /// UTF-16 little endian with the `FF FE` BOM.
+    Utf16Le,
+    /// UTF-16 big endian with the `FE FF` BOM.
+    Utf16Be,
+    /// UTF-32 little endian with the `FF FE 00 00` BOM.
+    Utf32Le,
+    /// UTF-32 big endian with the `00 00 FE FF` BOM.
+    Utf32Be,
+    /// GBK without a BOM, accepted only when it round-trips exactly.
+    Gbk,
+    /// GBK text that uses GB18030 four-byte sequences (GBK's encoder never emits them).
+    Gb18030,
+}
+
+impl TextEncoding {
+    /// The label shown in read-file header notes (`utf-16le`, `gbk`, `utf-8 bom`).
+    pub fn label(self) -> &'static str {
+        match self {
+            TextEncoding::Utf8 => "utf-8",
+            TextEncoding::Utf8Bom => "utf-8 bom",
+            TextEncoding::Utf16Le => "utf-16le",
+            TextEncoding::Utf16Be => "utf-16be",
+            TextEncoding::Utf32Le => "utf-32le",
+            TextEncoding::Utf32Be => "utf-32be",
+            TextEncoding::Gbk => "gbk",
+            TextEncoding::Gb18030 => "gb18030",
+        }
+    }
+
+    /// The byte-order mark this encoding writes first (empty for UTF-8 without BOM and GBK).
+    pub fn bom(self) -> &'static [u8] {
+        match self {
+            TextEncoding::Utf8Bom => b"\xEF\xBB\xBF",
+            TextEncoding::Utf16Le => b"\xFF\xFE",
+            TextEncoding::Utf16Be => b"\xFE\xFF",
+            TextEncoding::Utf32Le => b"\xFF\xFE\x00\x00",
+            TextEncoding::Utf32Be => b"\x00\x00\xFE\xFF",
+            TextEncoding::Utf8 | TextEncoding::Gbk | TextEncoding::Gb18030 => b"",
+        }
+    }
+
+    /// Whether a NUL byte is expected in text of this encoding (UTF-16/32), so the binary sniff
+    /// does not apply.
+    pub fn is_wide(self) -> bool {
+        matches!(
+            self,
+            TextEncoding::Utf16Le
+                | TextEncoding::Utf16Be
+                | TextEncoding::Utf32Le
+                | TextEncoding::Utf32Be
+        )
+    }
+}
+
+/// A line terminator as it was in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eol {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+    /// a lone `\r`
+    Cr,
+}
+
+impl Eol {
+    /// The terminator's characters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::CrLf => "\r\n",
+            Eol::Cr => "\r",
+        }
+    }
+}
+
+/// Why bytes could not be decoded as editable text. Use [`DecodeError::message`] for the
+/// user-facing sentence of spec 01.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// A NUL byte in the first 8 KiB of a file that is not UTF-16/32; carries the size in bytes.
+    Binary { len: u64 },
+    /// Not UTF-8, not UTF-16/32 with a BOM, not strict GBK.
+    Undecodable,
+}
+
+impl DecodeError {
+    /// The refusal text for `path` (without the `Error: ` prefix).
+    pub fn message(&self, path: &str) -> String {
+        match self {
+            DecodeError::Binary { len } => format!("{path} is a binary file ({len} bytes)"),
+            DecodeError::Undecodable => {
+                format!("{path} is not UTF-8, UTF-16/32 with a BOM, or GBK; it was left untouched")
+            }
+        }
+    }
+}
+
+/// Why text could not be encoded back into the file's encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError {
+    /// The first character that has no representation in the encoding.
+    pub ch: char,
+    /// The encoding that could not represent it.
+    pub encoding: TextEncoding,
+}
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the character {:?} (U+{:04X}) cannot be written in this file's encoding ({}); nothing was written",
+            self.ch,
+            self.ch as u32,
+            self.encoding.label()
+        )
+    }
+}
+
+/// A summary of a file's line endings, for read-file header notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EolStyle {
+    /// Only LF (or no line break at all).
+    Lf,
+    /// Only CRLF.
+    CrLf,
+    /// Only lone CR.
+    Cr,
+    /// More than one kind.
+    Mixed,
+}
+
+/// Decoded text with everything needed to write it back as it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditableText {
+    encoding: TextEncoding,
+    /// The text with every terminator replaced by `\n`.
+    text: String,
+    /// The original terminator of each `\n` in `text`, in order.
+    eols: Vec<Eol>,
+}
+
+/// Whether `bytes` look binary: a NUL in the first 8 KiB (spec 01). Callers must not apply this
+/// to UTF-16/32 text, which [`sniff_bom`] detects first.
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)]).is_some()
+}
+
+/// The encoding announced by a byte-order mark at the start of `bytes`, if any. UTF-32 is
+/// checked before UTF-16 because `FF FE 00 00` also starts with the UTF-16LE BOM.
+pub fn sniff_bom(bytes: &[u8]) -> Option<TextEncoding> {
+    if bytes.starts_with(b"\xFF\xFE\x00\x00") {
+        Some(TextEncoding::Utf32Le)
+    } else if bytes.starts_with(b"\x00\x00\xFE\xFF") {
+        Some(TextEncoding::Utf32Be)
+    } else if bytes.starts_with(b"\xFF\xFE") {
+        Some(TextEncoding::Utf16Le)
+    } else if bytes.starts_with(b"\xFE\xFF") {
+        Some(TextEncoding::Utf16Be)
+    } else if bytes.starts_with(b"\xEF\xBB\xBF") {
+        Some(TextEncoding::Utf8Bom)
+    } else {
+        None
+    }
+}
+
+impl EditableText {
+    /// Decodes a file's bytes in the order of spec 01: UTF-32 BOM, UTF-16 BOM, UTF-8 BOM,
+    /// UTF-8, strict GBK. Errors: [`DecodeError::Binary`] for a NUL in the first 8 KiB of a
+    /// non-UTF-16/32 file, [`DecodeError::Undecodable`] otherwise.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let (encoding, decoded) = decode_bytes(bytes)?;
+        Ok(Self::from_decoded(encoding, decoded))
+    }
+
+    /// New UTF-8 text (no BOM), as given: for files agtool creates. The caller's own
+    /// terminators are kept.
+    pub fn new_utf8(text: &str) -> Self {
+        Self::from_decoded(TextEncoding::Utf8, text.to_owned())
+    }
+
+    fn from_decoded(encoding: TextEncoding, decoded: String) -> Self {
+        let (text, eols) = normalise(decoded);
+        EditableText {
+            encoding,
+            text,
+            eols,
+        }
+    }
+
+    /// The encoding the text came in (and will be written in).
+    pub fn encoding(&self) -> TextEncoding {
+        self.encoding
+    }
+
+    /// The `\n`-normalised text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The number of lines. An empty file has 0; `"a\nb"` and `"a\nb\n"` both have 2.
+    pub fn line_count(&self) -> usize {
+        if self.text.is_empty() {
+            0
+        } else {
+            self.eols.len() + usize::from(!self.text.ends_with('\n'))
+        }
+    }
+
+    /// The lines without their terminators.
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        let body = self.text.strip_suffix('\n').unwrap_or(&self.text);
+        let empty = self.text.is_empty();
+        body.split('\n').filter(move |_| !empty)
+    }
+
+    /// Whether the last line ends with a terminator.
+    pub fn has_final_newline(&self) -> bool {
+        self.text.ends_with('\n')
+    }
+
+    /// The original terminator of each line break, in order.
+    pub fn eols(&self) -> &[Eol] {
+        &self.eols
+    }
+
+    /// The summary of line endings used in the file.
+    pub fn eol_style(&self) -> EolStyle {
+        let (lf, crlf, cr) = self.eol_counts();
+        match (lf > 0, crlf > 0, cr > 0) {
+            (_, false, false) => EolStyle::Lf,
+            (false, true, false) => EolStyle::CrLf,
+            (false, false, true) => EolStyle::Cr,
+            _ => EolStyle::Mixed,
+        }
+    }
+
+    fn eol_counts(&self) -> (usize, usize, usize) {
+        self.eols
+            .iter()
+            .fold((0, 0, 0), |(lf, crlf, cr), e| match e {
+                Eol::Lf => (lf + 1, crlf, cr),
+                Eol::CrLf => (lf, crlf + 1, cr),
+                Eol::Cr => (lf, crlf, cr + 1),
+            })
+    }
+
+    /// The terminator new lines take: the most frequent one; ties go to the first line's; LF in
+    /// a file without line breaks (spec 01).
+    pub fn dominant_eol(&self) -> Eol {
+        let (lf, crlf, cr) = self.eol_counts();
+        let max = lf.max(crlf).max(cr);
+        if max == 0 {
+            return Eol::Lf;
+        }
+        let first = self.eols[0];
+        let count = |e: Eol| match e {
+            Eol::Lf => lf,
+            Eol::CrLf => crlf,
+            Eol::Cr => cr,
+        };
+        if count(first) == max {
+            return first;
+        }
+        [Eol::Lf, Eol::CrLf, Eol::Cr]
+            .into_iter()
+            .find(|e| count(*e) == max)
+            .unwrap_or(Eol::Lf)
+    }
+
+    /// Replaces `range` (byte offsets into [`Self::text`], on char boundaries) with `new`
+    /// (`\n` line breaks). Line breaks of `new` reuse the terminators of the replaced line
+    /// breaks in order; any extra ones take the dominant terminator. Every other line keeps its
+    /// own terminator. Panics if `range` is out of bounds or not on char boundaries.
+    pub fn replace_range(&mut self, range: Range<usize>, new: &str) {
+        let before = memchr::memchr_iter(b'\n', &self.text.as_bytes()[..range.start]).count();
+        let removed = memchr::memchr_iter(b'\n', &self.text.as_bytes()[range.clone()]).count();
+        let added = memchr::memchr_iter(b'\n', new.as_bytes()).count();
+        let dominant = self.dominant_eol();
+        let mut new_eols: Vec<Eol> = self.eols[before..before + removed]
+            .iter()
+            .copied()
+            .take(added)
+            .collect();
+        new_eols.resize(added, dominant);
+        self.eols.splice(before..before + removed, new_eols);
+        self.text.replace_range(range, new);
+    }
+
+    /// Byte offset in [`Self::text`] where line `index` (0-based) starts; `text().len()` for
+    /// `index == line_count()`.
+    pub fn line_start(&self, index: usize) -> usize {
+        if index == 0 {
+            return 0;
+        }
+        match memchr::memchr_iter(b'\n', self.text.as_bytes()).nth(index - 1) {
+            Some(pos) => pos + 1,
+            None => self.text.len(),
+        }
+    }
+
+    /// Replaces lines `start..end` (0-based, end exclusive) with `new_lines` (without
+    /// terminators); `start == end` inserts before line `start`. Replaced lines keep the
+    /// terminators of the lines they replace in order, extra lines take the dominant one, and
+    /// whether the file ends with a terminator is kept. Panics if `start > end` or
+    /// `end > line_count()`.
+    pub fn replace_lines(&mut self, start: usize, end: usize, new_lines: &[String]) {
+        let count = self.line_count();
+        assert!(start <= end && end <= count, "line range out of bounds");
+        let from = self.line_start(start);
+        let to = self.line_start(end);
+        let open_tail = end == count && !self.has_final_newline() && count > 0;
+        if open_tail {
+            // The last line has no terminator; keep it that way.
+            if new_lines.is_empty() && start > 0 {
+                // Deleting the last lines: the new last line gives up its terminator.
+                self.replace_range(from - 1..to, "");
+            } else if start == end {
+                // Appending after a last line without terminator.
+                let mut new = String::from("\n");
+                new.push_str(&new_lines.join("\n"));
+                self.replace_range(from..to, &new);
+            } else {
+                self.replace_range(from..to, &new_lines.join("\n"));
+            }
+            return;
+        }
+        let mut new = String::new();
+        for line in new_lines {
+            new.push_str(line);
+            new.push('\n');
+        }
+        self.replace_range(from..to, &new);
+    }
+
+    /// Encodes back to bytes in the original encoding and BOM, with each line's own terminator.
+    /// Errors when a character has no representation in the encoding (GBK only).
+    pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
+        let restored = self.restore_terminators();
+        let mut out = Vec::with_capacity(restored.len() + 4);
+        out.extend_from_slice(self.encoding.bom());
+        match self.encoding {
+            TextEncoding::Utf8 | TextEncoding::Utf8Bom => {
+                out.extend_from_slice(restored.as_bytes())
+            }
+            TextEncoding::Utf16Le => restored
+                .encode_utf16()
+                .for_each(|u| out.extend_from_slice(&u.to_le_bytes())),
+            TextEncoding::Utf16Be => restored
+                .encode_utf16()
+                .for_each(|u| out.extend_from_slice(&u.to_be_bytes())),
+            TextEncoding::Utf32Le => restored
+                .chars()
+                .for_each(|c| out.extend_from_slice(&(c as u32).to_le_bytes())),
+            TextEncoding::Utf32Be => restored
+                .chars()
+                .for_each(|c| out.extend_from_slice(&(c as u32).to_be_bytes())),
+            TextEncoding::Gbk | TextEncoding::Gb18030 => {
+                let enc = if self.encoding == TextEncoding::Gbk {
+                    GBK
+                } else {
+                    GB18030
+                };
+                let (bytes, _, unmappable) = enc.encode(&restored);
+                if unmappable {
+                    let ch = first_unmappable(&restored, enc).unwrap_or('\u{FFFD}');
+                    return Err(EncodeError {
+                        ch,
+                        encoding: self.encoding,
+                    });
+                }
+                out.extend_from_slice(&bytes);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The text with original terminators, borrowing when every terminator is LF.
+    fn restore_terminators(&self) -> std::borrow::Cow<'_, str> {
+        if self.eols.iter().all(|e| *e == Eol::Lf) {
+            return std::borrow::Cow::Borrowed(&self.text);
+        }
+        let mut out = String::with_capacity(self.text.len() + self.eols.len());
+        let mut eols = self.eols.iter();
+        let mut rest = self.text.as_str();
+        while let Some(pos) = rest.find('\n') {
+            out.push_str(&rest[..pos]);
+            out.push_str(eols.next().map_or("\n", |e| e.as_str()));
+            rest = &rest[pos + 1..];
+        }
+        out.push_str(rest);
+        std::borrow::Cow::Owned(out)
+    }
+}
+
+fn first_unmappable(text: &str, enc: &'static encoding_rs::Encoding) -> Option<char> {
+    let mut buf = [0u8; 4];
+    text.chars().find(|c| enc.encode(c.encode_utf8(&mut buf)).2)
+}
+
+/// Decodes `bytes` to a `String` (terminators untouched) and names the encoding.
+fn decode_bytes(bytes: &[u8]) -> Result<(TextEncoding, String), DecodeError> {
+    match sniff_bom(bytes) {
+        Some(enc @ (TextEncoding::Utf32Le | TextEncoding::Utf32Be)) => {
+            decode_utf32(&bytes[4..], enc == TextEncoding::Utf32Le).map(|s| (enc, s))
+        }
+        Some(enc @ (TextEncoding::Utf16Le | TextEncoding::Utf16Be)) => {
+            decode_utf16(&bytes[2..], enc == TextEncoding::Utf16Le).map(|s| (enc, s))
+        }
+        Some(TextEncoding::Utf8Bom) => {
+            let rest = &bytes[3..];
+            if looks_binary(rest) {
+                return Err(DecodeError::Binary {
+                    len: bytes.len() as u64,
+                });
+            }
+            std::str::from_utf8(rest)
+                .map(|s| (TextEncoding::Utf8Bom, s.to_owned()))
+                .map_err(|_| DecodeError::Undecodable)
+        }
+        _ => {
+            if looks_binary(bytes) {
+                return Err(DecodeError::Binary {
+                    len: bytes.len() as u64,
+                });
+            }
+            match std::str::from_utf8(bytes) {
+                Ok(s) => Ok((TextEncoding::Utf8, s.to_owned())),
+                Err(_) => decode_gbk_strict(bytes),
+            }
+        }
+    }
+}
+
+fn decode_utf16(bytes: &[u8], le: bool) -> Result<String, DecodeError> {
+    if !bytes.len().is_multiple_of(2) {
+        return Err(DecodeError::Undecodable);
+    }
+    let units = bytes.chunks_exact(2).map(|c| {
+        let pair = [c[0], c[1]];
+        if le {
+            u16::from_le_bytes(pair)
+        } else {
+            u16::from_be_bytes(pair)
+        }
+    });
+    char::decode_utf16(units)
+        .collect::<Result<String, _>>()
+        .map_err(|_| DecodeError::Undecodable)
+}
+
+fn decode_utf32(bytes: &[u8], le: bool) -> Result<String, DecodeError> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err(DecodeError::Undecodable);
+    }
+    bytes
+        .chunks_exact(4)
+        .map(|c| {
+            let quad = [c[0], c[1], c[2], c[3]];
+            let v = if le {
+                u32::from_le_bytes(quad)
+            } else {
+                u32::from_be_bytes(quad)
+            };
+            char::from_u32(v).ok_or(DecodeError::Undecodable)
+        })
+        .collect()
+}
+
+/// Strict GBK: decodes without any replacement and must encode back to the identical bytes
+/// (with GBK, or with GB18030 when the file used its four-byte sequences).
+fn decode_gbk_strict(bytes: &[u8]) -> Result<(TextEncoding, String), DecodeError> {
+    let decoded = GBK
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .ok_or(DecodeError::Undecodable)?
+        .into_owned();
+    for (enc, label) in [(GBK, TextEncoding::Gbk), (GB18030, TextEncoding::Gb18030)] {
+        let (back, _, unmappable) = enc.encode(&decoded);
+        if !unmappable && back.as_ref() == bytes {
+            return Ok((label, decoded));
+        }
+    }
+    Err(DecodeError::Undecodable)
+}
+
+/// Splits terminators out of `decoded`: returns the `\n`-normalised text and each break's
+/// original terminator. Text without any `\r` is returned as is (the common case, no copy).
+fn normalise(decoded: String) -> (String, Vec<Eol>) {
+    if memchr::memchr(b'\r', decoded.as_bytes()).is_none() {
+        let n = memchr::memchr_iter(b'\n', decoded.as_bytes()).count();
+        return (decoded, vec![Eol::Lf; n]);
+    }
+    let bytes = decoded.as_bytes();
+    let mut text = String::with_capacity(decoded.len());
+    let mut eols = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(off) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+        let pos = i + off;
+        text.push_str(&decoded[start..pos]);
+        text.push('\n');
+        if bytes[pos] == b'\n' {
+            eols.push(Eol::Lf);
+            i = pos + 1;
+        } else if bytes.get(pos + 1) == Some(&b'\n') {
+            eols.push(Eol::CrLf);
+            i = pos + 2;
+        } else {
+            eols.push(Eol::Cr);
+            i = pos + 1;
+        }
+        start = i;
+    }
+    text.push_str(&decoded[start..]);
+    (text, eols)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(bytes: &[u8]) -> EditableText {
+        let t = EditableText::decode(bytes).expect("decodes");
+        assert_eq!(t.encode().unwrap(), bytes, "round trip of {bytes:?}");
+        t
+    }
+
+    #[test]
+    fn utf8_lf_and_line_counts() {
+        let t = roundtrip(b"a\nb\n");
+        assert_eq!(t.encoding(), TextEncoding::Utf8);
+        assert_eq!(t.line_count(), 2);
+        assert_eq!(t.lines().collect::<Vec<_>>(), ["a", "b"]);
+        assert!(t.has_final_newline());
+        let t = roundtrip(b"a\nb");
+        assert_eq!(t.line_count(), 2);
+        assert!(!t.has_final_newline());
+        let t = roundtrip(b"");
+        assert_eq!(t.line_count(), 0);
+        assert_eq!(t.lines().count(), 0);
+        let t = roundtrip(b"\n");
+        assert_eq!(t.lines().collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
+    fn terminators_kept_per_line() {
+        let t = roundtrip(b"one\r\ntwo\nthree\rfour");
+        assert_eq!(t.text(), "one\ntwo\nthree\nfour");
+        assert_eq!(t.eols(), [Eol::CrLf, Eol::Lf, Eol::Cr]);
+        assert_eq!(t.eol_style(), EolStyle::Mixed);
+    }
+
+    #[test]
+    fn every_bom_round_trips() {
+        let text = "h\u{e9}llo \u{4e16}\u{754c} \u{1F600}\r\nx\n";
+        let mut cases: Vec<(TextEncoding, Vec<u8>)> = Vec::new();
+        let mut b = b"\xEF\xBB\xBF".to_vec();
+        b.extend_from_slice(text.as_bytes());
+        cases.push((TextEncoding::Utf8Bom, b));
+        for (enc, le) in [
+            (TextEncoding::Utf16Le, true),
+            (TextEncoding::Utf16Be, false),
+        ] {
+            let mut b = enc.bom().to_vec();
+            for u in text.encode_utf16() {
+                b.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+            }
+            cases.push((enc, b));
+        }
+        for (enc, le) in [
+            (TextEncoding::Utf32Le, true),
+            (TextEncoding::Utf32Be, false),
+        ] {
+            let mut b = enc.bom().to_vec();
+            for c in text.chars() {
+                let v = c as u32;
+                b.extend_from_slice(&if le { v.to_le_bytes() } else { v.to_be_bytes() });
+            }
+            cases.push((enc, b));
+        }
+        for (enc, bytes) in cases {
+            let t = roundtrip(&bytes);
+            assert_eq!(t.encoding(), enc);
+            assert_eq!(t.text(), "h\u{e9}llo \u{4e16}\u{754c} \u{1F600}\nx\n");
+        }
+    }
+
+    #[test]
+    fn gbk_strict() {
+        // "中文" in GBK.
+        let t = roundtrip(b"\xD6\xD0\xCE\xC4\n");
+        assert_eq!(t.encoding(), TextEncoding::Gbk);
+        assert_eq!(t.text(), "\u{4e2d}\u{6587}\n");
+        // Latin-1 "café" is not valid GBK (E9 needs a trail byte >= 0x40 that is not '\n').
+        assert_eq!(
+            EditableText::decode(b"caf\xE9\n"),
+            Err(DecodeError::Undecodable)
+        );
+    }
+
+    #[test]
+    fn gb18030_four_byte_round_trips() {
+        // U+1F600 in GB18030 is the four-byte sequence 95 32 82 36.
+        let t = roundtrip(b"a\x952\x826\n");
+        assert_eq!(t.encoding(), TextEncoding::Gb18030);
+    }
+
+    #[test]
+    fn binary_detected() {
+        assert_eq!(
+            EditableText::decode(b"ab\0cd"),
+            Err(DecodeError::Binary { len: 5 })
+        );
+        // A NUL after the first 8 KiB does not make a file binary (it is still valid UTF-8).
+        let mut big = vec![b'a'; BINARY_SNIFF_BYTES];
+        big.push(0);
+        assert!(EditableText::decode(&big).is_ok());
+    }
+
+    #[test]
+    fn broken_utf16_refused() {
+        assert_eq!(
+            EditableText::decode(b"\xFF\xFEa"),
+            Err(DecodeError::Undecodable)
+        );
+        // Unpaired surrogate.
+        assert_eq!(
+            EditableText::decode(b"\xFF\xFE\x00\xD8"),
+            Err(DecodeError::Undecodable)
+        );
+    }
+
+    #[test]
+    fn replace_range_keeps_other_terminators() {
+        let mut t = EditableText::decode(b"one\r\ntwo\nthree\r\nfour\n").unwrap();
+        let at = t.text().find("two").unwrap();
+        t.replace_range(at..at + 3, "TWO");
+        assert_eq!(t.encode().unwrap(), b"one\r\nTWO\nthree\r\nfour\n");
+    }
+
+    #[test]
+    fn added_lines_take_dominant_terminator() {
+        let mut t = EditableText::decode(b"a\r\nb\r\nc\n").unwrap();
+        assert_eq!(t.dominant_eol(), Eol::CrLf);
+        let at = t.text().find("b").unwrap();
+        t.replace_range(at..at + 1, "b1\nb2");
+        assert_eq!(t.encode().unwrap(), b"a\r\nb1\r\nb2\r\nc\n");
+    }
+
+    #[test]
+    fn dominant_tie_goes_to_first_line() {
+        let t = EditableText::decode(b"a\nb\r\n").unwrap();
+        assert_eq!(t.dominant_eol(), Eol::Lf);
+        let t = EditableText::decode(b"a\r\nb\n").unwrap();
+        assert_eq!(t.dominant_eol(), Eol::CrLf);
+    }
+
+    #[test]
+    fn replace_lines_cases() {
+        let mut t = EditableText::decode(b"a\r\nb\r\nc").unwrap();
+        t.replace_lines(1, 2, &["B".into()]);
+        assert_eq!(t.encode().unwrap(), b"a\r\nB\r\nc");
+        t.replace_lines(2, 3, &["C".into(), "D".into()]);
+        assert_eq!(t.encode().unwrap(), b"a\r\nB\r\nC\r\nD");
+        t.replace_lines(4, 4, &["E".into()]);
+        assert_eq!(t.encode().unwrap(), b"a\r\nB\r\nC\r\nD\r\nE");
+        t.replace_lines(3, 5, &[]);
+        assert_eq!(t.encode().unwrap(), b"a\r\nB\r\nC");
+        t.replace_lines(0, 0, &["top".into()]);
+        assert_eq!(t.encode().unwrap(), b"top\r\na\r\nB\r\nC");
+        let mut e = EditableText::decode(b"").unwrap();
+        e.replace_lines(0, 0, &["x".into()]);
+        assert_eq!(e.encode().unwrap(), b"x\n");
+    }
+
+    #[test]
+    fn gbk_unmappable_refused() {
+        let mut t = EditableText::decode(b"\xD6\xD0\n").unwrap();
+        t.replace_range(0..0, "\u{1F600}");
+        // GBK cannot hold U+1F600.
+        let err = t.encode().unwrap_err();
+        assert_eq!(err.ch, '\u{1F600}');
+    }
+}

@@ -1,0 +1,152 @@
+//! The tool registry: every tool listed once (spec 07, "One definition per tool").
+//!
+//! A tool is one file in this folder: an argument struct deriving `serde::Deserialize`,
+//! `schemars::JsonSchema` and `clap::Args`, a unit struct implementing [`Tool`], and one line
+//! in [`registry`]. The CLI subcommand, the JSON Schema, JSON parsing and validation, `call`
+//! and `schema` all come from that definition, so they cannot drift.
+
+pub mod args;
+pub mod list_dir;
+pub mod read_file;
+
+use clap::Command;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::context::Ctx;
+use crate::error::{ToolError, ToolResult};
+
+/// A tool group (spec 00, "Groups, sensitivity, serial").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// read_file list_dir glob grep: on by default.
+    Files,
+    /// write_file edit_file edit_lines apply_patch.
+    Edit,
+    /// delete_path.
+    Delete,
+    /// exec exec_command write_stdin.
+    Exec,
+    /// web_fetch.
+    Web,
+    /// skill.
+    Skill,
+    /// notes_*.
+    Notes,
+}
+
+impl Group {
+    /// The group's name as used in `--groups` and config `tools.groups`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Files => "files",
+            Group::Edit => "edit",
+            Group::Delete => "delete",
+            Group::Exec => "exec",
+            Group::Web => "web",
+            Group::Skill => "skill",
+            Group::Notes => "notes",
+        }
+    }
+}
+
+/// Static facts about a tool (seed 002's tool metadata; exported as `x-agtool`).
+#[derive(Debug, Clone, Copy)]
+pub struct ToolMeta {
+    /// The model-facing description (first line is the one-line summary).
+    pub description: &'static str,
+    /// Examples for `--help`, one command per line.
+    pub examples: &'static str,
+    /// Group.
+    pub group: Group,
+    /// Needs approval in a host that asks (spec 00).
+    pub sensitive: bool,
+    /// Has side effects: a batch holding one runs in order (spec 00).
+    pub serial: bool,
+    /// Changes nothing (MCP `readOnlyHint`).
+    pub read_only: bool,
+    /// May destroy data (MCP `destructiveHint`).
+    pub destructive: bool,
+    /// Repeating the call has no further effect (MCP `idempotentHint`).
+    pub idempotent: bool,
+    /// Reaches outside the workspace (MCP `openWorldHint`).
+    pub open_world: bool,
+    /// Default timeout in ms (spec 07); `None` when the tool has its own (exec).
+    pub timeout_ms: Option<u64>,
+    /// The JSON field filled from stdin when neither a flag nor JSON gives it (spec 00,
+    /// "Tools with a body").
+    pub body: Option<&'static str>,
+    /// Free-form tags for the schema export.
+    pub tags: &'static [&'static str],
+}
+
+/// One tool: its arguments, name, metadata and behaviour.
+pub trait Tool {
+    /// The argument struct: the single source of flags, schema and JSON parsing.
+    type Args: DeserializeOwned + schemars::JsonSchema + clap::Args;
+    /// The model-facing snake_case name (`read_file`); the subcommand is its kebab-case form.
+    const NAME: &'static str;
+    /// Metadata.
+    const META: ToolMeta;
+    /// Adjusts the JSON object built from command-line flags before validation (for flags
+    /// whose CLI meaning differs from the JSON field, such as apply-patch's `--input FILE`).
+    fn cli_fixup(_args: &mut serde_json::Map<String, Value>, _ctx: &Ctx) -> Result<(), ToolError> {
+        Ok(())
+    }
+    /// Runs the tool on validated arguments.
+    fn run(ctx: &Ctx, args: Self::Args) -> ToolResult;
+}
+
+/// A registered tool, type-erased so the CLI, `call` and `schema` can iterate over them.
+pub struct ToolSpec {
+    /// snake_case name.
+    pub name: &'static str,
+    /// Metadata.
+    pub meta: ToolMeta,
+    /// The argument JSON Schema (properties in declaration order).
+    pub schema: fn() -> Value,
+    /// Adds the tool's flags and positionals to a clap command.
+    pub augment: fn(Command) -> Command,
+    /// See [`Tool::cli_fixup`].
+    pub cli_fixup: fn(&mut serde_json::Map<String, Value>, &Ctx) -> Result<(), ToolError>,
+    /// Validates a JSON object against the schema, deserialises it and runs the tool.
+    pub run_json: fn(&Ctx, Value) -> ToolResult,
+}
+
+impl ToolSpec {
+    /// The subcommand name (kebab-case).
+    pub fn command_name(&self) -> String {
+        self.name.replace('_', "-")
+    }
+}
+
+fn run_json<T: Tool>(ctx: &Ctx, value: Value) -> ToolResult {
+    let schema = args::schema_for::<T::Args>();
+    args::validate(&schema, &value)?;
+    let parsed: T::Args = serde_json::from_value(value)
+        .map_err(|e| ToolError::usage(format!("invalid arguments for {}: {e}", T::NAME)))?;
+    T::run(ctx, parsed)
+}
+
+/// The registry entry for `T`.
+pub fn spec<T: Tool>() -> ToolSpec {
+    ToolSpec {
+        name: T::NAME,
+        meta: T::META,
+        schema: args::schema_for::<T::Args>,
+        augment: <T::Args as clap::Args>::augment_args,
+        cli_fixup: T::cli_fixup,
+        run_json: run_json::<T>,
+    }
+}
+
+/// Every tool, in the order `schema` lists them. Adding a tool adds one line here.
+pub fn registry() -> Vec<ToolSpec> {
+    vec![spec::<read_file::ReadFile>(), spec::<list_dir::ListDir>()]
+}
+
+/// The tool named `name` (snake_case or kebab-case).
+pub fn find(name: &str) -> Option<ToolSpec> {
+    let snake = name.replace('-', "_");
+    registry().into_iter().find(|t| t.name == snake)
+}

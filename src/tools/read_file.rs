@@ -1,0 +1,458 @@
+//! `read-file`: show a file's lines with a content tag, in slice, tail, anchors or
+//! indentation mode (spec 02, "read-file"). Reading registers the tag (spec 01, freshness).
+
+use std::fs::File;
+use std::path::Path;
+
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
+use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
+use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
+use crate::text::tag::{content_tag, fnv1a32};
+use crate::tools::list_dir;
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::policy::Access;
+
+/// Default number of lines shown.
+pub const DEFAULT_LIMIT: u64 = 2000;
+/// Lines shown by `--tail` given without a value.
+pub const DEFAULT_TAIL: u64 = 400;
+
+/// How read-file chooses lines.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    // Lines offset..offset+limit-1. (Plain comments: variant docs would turn the schema's
+    // `enum` into a `oneOf` that models read less easily.)
+    #[default]
+    Slice,
+    // The code block around a line, by indentation.
+    Indentation,
+}
+
+/// Options of indentation mode (spec 02).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Indentation {
+    /// The line the block is built around (1-based; default: offset).
+    #[schemars(range(min = 1))]
+    pub anchor_line: Option<u64>,
+    /// How many indentation levels above the anchor to include (0 = no limit; default 0).
+    pub max_levels: Option<u64>,
+    /// Also take sibling blocks at the outermost level (default false).
+    pub include_siblings: Option<bool>,
+    /// Take comment lines just above the block's header (default true).
+    pub include_header: Option<bool>,
+    /// Most lines to show (default: limit).
+    #[schemars(range(min = 1))]
+    pub max_lines: Option<u64>,
+}
+
+/// Arguments of read-file.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ReadFileArgs {
+    /// The file to read (relative to the current directory). A directory is listed instead.
+    pub path: String,
+    /// First line to show, 1-based (default 1).
+    #[arg(long)]
+    #[schemars(range(min = 1))]
+    pub offset: Option<u64>,
+    /// Most lines to show (default 2000).
+    #[arg(long)]
+    #[schemars(range(min = 1))]
+    pub limit: Option<u64>,
+    /// slice (default) or indentation.
+    #[arg(long, value_enum)]
+    pub mode: Option<Mode>,
+    /// Indentation-mode options, as a JSON object on the command line.
+    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<Indentation>)]
+    pub indentation: Option<Indentation>,
+    /// Print each line as <n>:<hh>|text, anchors for edit-lines (default false).
+    #[arg(long)]
+    pub anchors: Option<bool>,
+    /// Show the last N lines instead (cannot be combined with offset; CLI default 400).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "400")]
+    #[schemars(range(min = 1))]
+    pub tail: Option<u64>,
+}
+
+/// The read-file tool.
+pub struct ReadFile;
+
+impl Tool for ReadFile {
+    type Args = ReadFileArgs;
+    const NAME: &'static str = "read_file";
+    const META: ToolMeta = ToolMeta {
+        description: "Read a text file with line numbers and a content tag.\n\
+Output starts with [path#TAG]; each line is `L<n>: text`. Read a file before editing it: the write \
+tools refuse files you have not read or that changed since. Use offset/limit to page (the last line \
+says how to continue), tail for the end of a log, anchors: true to get `<n>:<hh>|` anchors for \
+edit_lines, and mode: indentation with indentation.anchor_line to see the code block around a line. \
+A directory path returns its listing.",
+        examples: "  agtool read-file src/lib.rs\n  agtool read-file src/lib.rs --offset 40 --limit 20\n  agtool read-file app.log --tail 100\n  agtool read-file src/lib.rs --anchors true",
+        group: Group::Files,
+        sensitive: false,
+        serial: false,
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+        timeout_ms: Some(30_000),
+        body: None,
+        tags: &["read", "files"],
+    };
+
+    fn run(ctx: &Ctx, args: ReadFileArgs) -> ToolResult {
+        if args.tail.is_some() && args.offset.is_some() {
+            return Err(ToolError::usage("tail cannot be combined with offset"));
+        }
+        if args.tail.is_some() && args.mode == Some(Mode::Indentation) {
+            return Err(ToolError::usage(
+                "tail cannot be combined with mode indentation",
+            ));
+        }
+        let checked = ctx.check_path(&args.path, Access::Read)?;
+        let meta = std::fs::metadata(&checked.real).map_err(|e| {
+            ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
+        })?;
+        if meta.is_dir() {
+            return list_dir::listing(ctx, &checked, 1, list_dir::DEFAULT_LIMIT, 1, true, false);
+        }
+        let view = load(&checked.real, &args, meta.len())?;
+        let style = if args.anchors.unwrap_or(false) {
+            LineStyle::Anchored
+        } else {
+            LineStyle::Numbered
+        };
+        let mut text = header(&args.path, &view);
+        let offset = args.offset.unwrap_or(1) as usize;
+        if view.total_lines == 0 {
+            text.push_str("(empty file)\n");
+        } else if view.lines.is_empty() && args.tail.is_none() {
+            let first = match args.mode.unwrap_or_default() {
+                Mode::Slice => offset,
+                Mode::Indentation => anchor_line(&args) as usize,
+            };
+            return Err(ToolError::refused(format!(
+                "offset {first} is past the end of {} ({} lines)",
+                args.path, view.total_lines
+            )));
+        }
+        for line in &view.lines {
+            push_kept_line(
+                &mut text,
+                style,
+                line.number,
+                &line.text,
+                line.len,
+                line.hash,
+            );
+        }
+        if let Some(last) = view.lines.last() {
+            let remaining = view.total_lines - last.number;
+            if remaining > 0 && args.mode.unwrap_or_default() == Mode::Slice {
+                text.push_str(&format!(
+                    "({remaining} more lines; continue with offset={})\n",
+                    last.number + 1
+                ));
+            }
+        }
+        if let Some(note) = ctx.register_tag(&checked.real, &view.tag) {
+            text.push_str(&note);
+            text.push('\n');
+        }
+        Ok(Output::text(text)
+            .with("path", checked.spelled.clone())
+            .with("tag", view.tag.clone())
+            .with("total_lines", view.total_lines))
+    }
+}
+
+/// What is shown of a file, however it was read.
+struct View {
+    tag: String,
+    encoding: TextEncoding,
+    eol: EolStyle,
+    final_newline: bool,
+    total_lines: usize,
+    lines: Vec<ScannedLine>,
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}
+
+fn anchor_line(args: &ReadFileArgs) -> u64 {
+    args.indentation
+        .as_ref()
+        .and_then(|i| i.anchor_line)
+        .or(args.offset)
+        .unwrap_or(1)
+}
+
+fn eol_style(lf: u64, crlf: u64, cr: u64) -> EolStyle {
+    match (lf > 0, crlf > 0, cr > 0) {
+        (_, false, false) => EolStyle::Lf,
+        (false, true, false) => EolStyle::CrLf,
+        (false, false, true) => EolStyle::Cr,
+        _ => EolStyle::Mixed,
+    }
+}
+
+/// `[path#TAG]` plus the notes of spec 02 when not the default.
+fn header(spelled: &str, view: &View) -> String {
+    let mut notes: Vec<&str> = Vec::new();
+    if view.encoding != TextEncoding::Utf8 {
+        notes.push(view.encoding.label());
+    }
+    match view.eol {
+        EolStyle::Lf => {}
+        EolStyle::CrLf => notes.push("crlf"),
+        EolStyle::Cr => notes.push("cr"),
+        EolStyle::Mixed => notes.push("mixed eol"),
+    }
+    if !view.final_newline && view.total_lines > 0 {
+        notes.push("no final newline");
+    }
+    if notes.is_empty() {
+        format!("[{spelled}#{}]\n", view.tag)
+    } else {
+        format!("[{spelled}#{}] ({})\n", view.tag, notes.join(", "))
+    }
+}
+
+/// Reads the file: one streaming pass for UTF-8 slice/tail reads, a whole-file decode for
+/// indentation mode and for other encodings.
+fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> {
+    let limit = args.limit.unwrap_or(DEFAULT_LIMIT) as usize;
+    let offset = args.offset.unwrap_or(1) as usize;
+    let window = match args.tail {
+        Some(n) => Window::Tail(n as usize),
+        None => Window::Range {
+            first: offset,
+            last: offset.saturating_add(limit - 1),
+        },
+    };
+    let open = || {
+        File::open(path).map_err(|e| {
+            ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
+        })
+    };
+    if args.mode.unwrap_or_default() == Mode::Slice {
+        match scan::scan(open()?, size, window) {
+            Ok(s) => return Ok(view_from_scan(s)),
+            Err(ScanStop::Binary(len)) => {
+                return Err(ToolError::refused(
+                    DecodeError::Binary { len }.message(&args.path),
+                ));
+            }
+            Err(ScanStop::Io(e)) => {
+                return Err(ToolError::refused(format!(
+                    "cannot read {}: {}",
+                    args.path,
+                    io_reason(&e)
+                )));
+            }
+            Err(ScanStop::Wide | ScanStop::NotUtf8) => {}
+        }
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e))))?;
+    let text =
+        EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(&args.path)))?;
+    let all: Vec<&str> = text.lines().collect();
+    let numbers: Vec<usize> = match args.mode.unwrap_or_default() {
+        Mode::Indentation => {
+            let opts = args.indentation.clone().unwrap_or_default();
+            let anchor = anchor_line(args) as usize;
+            if anchor > all.len() {
+                Vec::new()
+            } else {
+                let max_lines = opts.max_lines.map_or(limit, |m| m as usize);
+                indentation_block(&all, anchor, &opts, max_lines)
+            }
+        }
+        Mode::Slice => match window {
+            Window::Tail(n) => (all.len().saturating_sub(n) + 1..=all.len()).collect(),
+            Window::Range { first, last } => (first..=last.min(all.len())).collect(),
+        },
+    };
+    let lines = numbers
+        .into_iter()
+        .map(|n| {
+            let full = all[n - 1];
+            ScannedLine {
+                number: n,
+                text: cut_at_boundary(full, MAX_LINE_BYTES).to_owned(),
+                len: full.len() as u64,
+                hash: fnv1a32(full.as_bytes()),
+            }
+        })
+        .collect();
+    Ok(View {
+        tag: content_tag(&bytes),
+        encoding: text.encoding(),
+        eol: text.eol_style(),
+        final_newline: text.has_final_newline(),
+        total_lines: all.len(),
+        lines,
+    })
+}
+
+fn view_from_scan(s: Scan) -> View {
+    View {
+        eol: eol_style(s.eols.0, s.eols.1, s.eols.2),
+        tag: s.tag,
+        encoding: s.encoding,
+        final_newline: s.final_newline,
+        total_lines: s.total_lines,
+        lines: s.lines,
+    }
+}
+
+/// Indentation width of a line: leading spaces count 1, tabs 4 (spec 02).
+fn indent_of(line: &str) -> Option<usize> {
+    if line.trim().is_empty() {
+        return None;
+    }
+    Some(
+        line.chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum(),
+    )
+}
+
+fn is_comment(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('#') || t.starts_with("//") || t.starts_with("--")
+}
+
+/// The 1-based line numbers of the block around `anchor` (spec 02, "Indentation mode").
+pub fn indentation_block(
+    lines: &[&str],
+    anchor: usize,
+    opts: &Indentation,
+    max_lines: usize,
+) -> Vec<usize> {
+    // Effective indents: a blank line takes the indent of the previous non-blank line.
+    let mut eff = Vec::with_capacity(lines.len());
+    let mut prev = 0;
+    for l in lines {
+        let i = indent_of(l).unwrap_or(prev);
+        eff.push(i);
+        prev = i;
+    }
+    let max_levels = opts.max_levels.unwrap_or(0) as usize;
+    let siblings = opts.include_siblings.unwrap_or(false);
+    let header = opts.include_header.unwrap_or(true);
+    let a = anchor - 1;
+    let min_indent = if max_levels == 0 {
+        0
+    } else {
+        eff[a].saturating_sub(4 * max_levels)
+    };
+    let (mut lo, mut hi) = (a, a); // inclusive range taken, 0-based
+    let (mut up_open, mut down_open) = (a > 0, a + 1 < lines.len());
+    let (mut up_min_used, mut down_min_used) = (false, false);
+    let mut count = 1;
+    while count < max_lines && (up_open || down_open) {
+        if up_open {
+            let i = lo - 1;
+            let take = if eff[i] > min_indent || (siblings && eff[i] == min_indent) {
+                true
+            } else if eff[i] == min_indent && !up_min_used {
+                up_min_used = true;
+                true
+            } else {
+                eff[i] == min_indent
+                    && header
+                    && is_comment(lines[i])
+                    && indent_of(lines[i]).is_some()
+            };
+            if take {
+                lo = i;
+                count += 1;
+                up_open = lo > 0;
+            } else {
+                up_open = false;
+            }
+        }
+        if down_open && count < max_lines {
+            let i = hi + 1;
+            let take = if eff[i] > min_indent || (siblings && eff[i] == min_indent) {
+                true
+            } else if eff[i] == min_indent && !down_min_used {
+                down_min_used = true;
+                true
+            } else {
+                false
+            };
+            if take {
+                hi = i;
+                count += 1;
+                down_open = hi + 1 < lines.len();
+            } else {
+                down_open = false;
+            }
+        }
+    }
+    while lo < a && lines[lo].trim().is_empty() {
+        lo += 1;
+    }
+    while hi > a && lines[hi].trim().is_empty() {
+        hi -= 1;
+    }
+    (lo + 1..=hi + 1).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CODE: &str = "use x;\n\n/// Docs.\nfn f() {\n    let a = 1;\n    if a {\n        b();\n    }\n}\n\nfn g() {}\n";
+
+    #[test]
+    fn block_around_a_line() {
+        let lines: Vec<&str> = CODE.lines().collect();
+        let got = indentation_block(&lines, 7, &Indentation::default(), 100);
+        // The header, its doc comment, the body, the closing brace; not `fn g`.
+        assert_eq!(got, (3..=9).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn max_levels_limits_depth() {
+        let lines: Vec<&str> = CODE.lines().collect();
+        let opts = Indentation {
+            max_levels: Some(1),
+            ..Default::default()
+        };
+        // Anchor at 8 spaces; min indent 4: the `if` block plus one line at 4 each way.
+        let got = indentation_block(&lines, 7, &opts, 100);
+        assert_eq!(got, vec![6, 7, 8]);
+    }
+
+    #[test]
+    fn siblings_and_limit() {
+        let lines: Vec<&str> = CODE.lines().collect();
+        let opts = Indentation {
+            include_siblings: Some(true),
+            ..Default::default()
+        };
+        let got = indentation_block(&lines, 5, &opts, 100);
+        assert_eq!(got, (1..=11).collect::<Vec<_>>());
+        let got = indentation_block(&lines, 5, &Indentation::default(), 3);
+        assert_eq!(got.len(), 3);
+        assert!(got.contains(&5));
+    }
+}

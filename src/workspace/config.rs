@@ -1,0 +1,209 @@
+//! Layered configuration (spec 00, "Configuration"): flags > environment >
+//! `.agent-state/config.toml` > `~/.config/agtool/config.toml` > defaults. Flags and
+//! environment are applied by the caller on top of [`Config::load`]'s result.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// One configuration file's contents; every key optional. Unknown keys are an error naming the
+/// key (serde's `deny_unknown_fields`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Extra folders that may be read (absolute, or relative to the workspace root).
+    pub read_roots: Option<Vec<PathBuf>>,
+    /// Extra folders that may be read and written.
+    pub write_roots: Option<Vec<PathBuf>>,
+    /// Path component names never read (default `.aws`, `.ssh`, `.gnupg`); replaces the default.
+    pub deny_read: Option<Vec<String>>,
+    /// Path component names never written, added to the built-in `.git`, `.agents`, `.codex`,
+    /// `.aws`, `.agent-state`.
+    pub protected_names: Option<Vec<String>>,
+    /// The freshness gate (default on).
+    pub freshness: Option<bool>,
+    /// The syntax gate (default on).
+    pub syntax_check: Option<bool>,
+    /// Process tools.
+    pub exec: Option<ExecConfig>,
+    /// web-fetch URL policy.
+    pub web: Option<WebConfig>,
+    /// Notes store.
+    pub notes: Option<NotesConfig>,
+    /// Skill folders.
+    pub skills: Option<SkillsConfig>,
+    /// Tool groups enabled for `call`, `mcp` and `schema`.
+    pub tools: Option<ToolsConfig>,
+}
+
+/// `[exec]` table (spec 05).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExecConfig {
+    /// Argv put in front of every command (sandbox or remote seam), e.g. `["env", "FOO=1"]`.
+    pub prefix: Option<Vec<String>>,
+    /// Shell for exec-command (default `/bin/bash`).
+    pub shell: Option<String>,
+    /// Default exec timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+}
+
+/// `[web]` table (spec 06).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    /// Host patterns and CIDR ranges allowed.
+    pub allow: Option<Vec<String>>,
+    /// Host patterns and CIDR ranges denied (wins over allow).
+    pub deny: Option<Vec<String>>,
+    /// Whether loopback and private ranges may be fetched.
+    pub allow_private: Option<bool>,
+}
+
+/// `[notes]` table (spec 06).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NotesConfig {
+    /// The notes folder (default `.agent-state/notes`).
+    pub dir: Option<PathBuf>,
+    /// Whether notes_write is marked sensitive.
+    pub write_sensitive: Option<bool>,
+}
+
+/// `[skills]` table (spec 06).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SkillsConfig {
+    /// Skill folders searched in order.
+    pub dirs: Option<Vec<PathBuf>>,
+}
+
+/// `[tools]` table (spec 00, "Groups").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolsConfig {
+    /// Enabled groups, e.g. `["files", "edit"]`.
+    pub groups: Option<Vec<String>>,
+}
+
+/// Takes `over` where it is set, else `base`.
+fn pick<T>(base: Option<T>, over: Option<T>) -> Option<T> {
+    over.or(base)
+}
+
+impl Config {
+    /// Parses one TOML file's text; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &Path) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| {
+            format!(
+                "invalid configuration in {}: {}",
+                origin.display(),
+                e.message()
+            )
+        })
+    }
+
+    /// Reads a file; a missing file is an empty configuration.
+    pub fn read(path: &Path) -> Result<Config, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        }
+    }
+
+    /// `self` with every key set in `over` replaced by `over`'s value (tables key by key).
+    pub fn merged(self, over: Config) -> Config {
+        Config {
+            read_roots: pick(self.read_roots, over.read_roots),
+            write_roots: pick(self.write_roots, over.write_roots),
+            deny_read: pick(self.deny_read, over.deny_read),
+            protected_names: pick(self.protected_names, over.protected_names),
+            freshness: pick(self.freshness, over.freshness),
+            syntax_check: pick(self.syntax_check, over.syntax_check),
+            exec: merge_table(self.exec, over.exec, |b, o| ExecConfig {
+                prefix: pick(b.prefix, o.prefix),
+                shell: pick(b.shell, o.shell),
+                timeout_ms: pick(b.timeout_ms, o.timeout_ms),
+            }),
+            web: merge_table(self.web, over.web, |b, o| WebConfig {
+                allow: pick(b.allow, o.allow),
+                deny: pick(b.deny, o.deny),
+                allow_private: pick(b.allow_private, o.allow_private),
+            }),
+            notes: merge_table(self.notes, over.notes, |b, o| NotesConfig {
+                dir: pick(b.dir, o.dir),
+                write_sensitive: pick(b.write_sensitive, o.write_sensitive),
+            }),
+            skills: merge_table(self.skills, over.skills, |b, o| SkillsConfig {
+                dirs: pick(b.dirs, o.dirs),
+            }),
+            tools: merge_table(self.tools, over.tools, |b, o| ToolsConfig {
+                groups: pick(b.groups, o.groups),
+            }),
+        }
+    }
+
+    /// Loads the file layers: the user file (`$XDG_CONFIG_HOME` or `~/.config`,
+    /// `agtool/config.toml`), then `<root>/.agent-state/config.toml`, then `explicit`
+    /// (`--config` / `AGTOOL_CONFIG`), each over the previous.
+    pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Config, String> {
+        let mut layers = Vec::new();
+        let user_dir = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
+        if let Some(dir) = user_dir {
+            layers.push(dir.join("agtool/config.toml"));
+        }
+        layers.push(root.join(super::root::STATE_DIR).join("config.toml"));
+        let mut config = Config::default();
+        for path in layers {
+            config = config.merged(Config::read(&path)?);
+        }
+        if let Some(path) = explicit {
+            if !path.exists() {
+                return Err(format!(
+                    "configuration file {} does not exist",
+                    path.display()
+                ));
+            }
+            config = config.merged(Config::read(path)?);
+        }
+        Ok(config)
+    }
+}
+
+fn merge_table<T: Default>(base: Option<T>, over: Option<T>, f: impl Fn(T, T) -> T) -> Option<T> {
+    match (base, over) {
+        (None, None) => None,
+        (b, o) => Some(f(b.unwrap_or_default(), o.unwrap_or_default())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Config::parse("frshness = false\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.contains("frshness"), "{err}");
+        let err = Config::parse("[exec]\nprefx = []\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.contains("prefx"), "{err}");
+    }
+
+    #[test]
+    fn layers_override_key_by_key() {
+        let base = Config::parse(
+            "freshness = false\n[exec]\nshell = \"/bin/sh\"\ntimeout_ms = 5\n",
+            Path::new("a"),
+        )
+        .unwrap();
+        let over = Config::parse("[exec]\ntimeout_ms = 9\n", Path::new("b")).unwrap();
+        let m = base.merged(over);
+        assert_eq!(m.freshness, Some(false));
+        let exec = m.exec.unwrap();
+        assert_eq!(exec.shell.as_deref(), Some("/bin/sh"));
+        assert_eq!(exec.timeout_ms, Some(9));
+    }
+}

@@ -1,0 +1,8 @@
+//! The workspace: root discovery, configuration, path policy, the file layer and the state
+//! store (spec 00 "Workspace root and state", spec 01).
+
+pub mod config;
+pub mod fs;
+pub mod policy;
+pub mod root;
+pub mod state;

@@ -1,0 +1,450 @@
+//! Path policy: which paths may be read and written (spec 01, "Path policy").
+//!
+//! Every path is checked twice before anything touches it: the literal path (made absolute
+//! against the current directory, `.` and `..` folded lexically) and the same path with every
+//! symlink resolved (for a path that does not exist yet: its nearest existing ancestor resolved,
+//! plus the remaining components). Both must lie inside an allowed root, compared by whole
+//! components, so `/srv/app` never contains `/srv/app-evil`.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::{Component, Path, PathBuf};
+
+/// Names that are never written, moved into or deleted (spec 01).
+pub const BUILTIN_PROTECTED: [&str; 5] = [".git", ".agents", ".codex", ".aws", ".agent-state"];
+/// Names that are never read unless configuration says otherwise (spec 01).
+pub const DEFAULT_DENY_READ: [&str; 3] = [".aws", ".ssh", ".gnupg"];
+/// Symlink hops allowed while resolving one path (as the kernel's limit).
+const MAX_SYMLINK_HOPS: usize = 40;
+
+/// What the caller wants to do with a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Read, list, search.
+    Read,
+    /// Create, overwrite, edit, delete, move into.
+    Write,
+}
+
+/// A path that passed the policy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedPath {
+    /// The path as the caller spelled it (for headers and messages).
+    pub spelled: String,
+    /// Absolute, `.`/`..` folded, symlinks not resolved.
+    pub literal: PathBuf,
+    /// Absolute with every symlink resolved (nearest existing ancestor for new paths). This is
+    /// the path the file layer touches and the freshness table keys on.
+    pub real: PathBuf,
+}
+
+/// Why a path was refused. `Display` is the model-facing sentence without `Error: `.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyError {
+    /// Empty path argument (an argument error, exit 2).
+    #[error("path is empty")]
+    Empty,
+    /// A NUL byte in the path (an argument error, exit 2).
+    #[error("path {0:?} contains a NUL byte")]
+    Nul(String),
+    /// Outside every allowed root.
+    #[error("{path} is outside the workspace ({root})")]
+    Outside { path: String, root: String },
+    /// A protected component on a write.
+    #[error("{path} is inside {name}, which agtool never writes, moves into or deletes")]
+    Protected { path: String, name: String },
+    /// A deny_read component on a read.
+    #[error("{path} is inside {name}, which agtool does not read")]
+    DenyRead { path: String, name: String },
+    /// A symlink loop (or a chain longer than 40 hops).
+    #[error("{path} cannot be resolved: too many levels of symbolic links")]
+    Loop { path: String },
+}
+
+impl PolicyError {
+    /// Whether this is an argument error (exit 2) rather than a refusal (exit 1).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, PolicyError::Empty | PolicyError::Nul(_))
+    }
+}
+
+/// A symlink loop (or a chain longer than 40 hops) met while resolving a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SymlinkLoop;
+
+/// An allowed root, held both as configured (folded) and resolved.
+#[derive(Debug, Clone)]
+struct Root {
+    literal: PathBuf,
+    real: PathBuf,
+}
+
+impl Root {
+    fn new(path: PathBuf) -> Root {
+        let literal = fold(&path);
+        let real = resolve(&literal).unwrap_or_else(|_| literal.clone());
+        Root { literal, real }
+    }
+}
+
+/// The policy for one workspace: the root, extra read and write roots, protected and
+/// deny-read names.
+#[derive(Debug, Clone)]
+pub struct PathPolicy {
+    root: Root,
+    read_roots: Vec<Root>,
+    write_roots: Vec<Root>,
+    protected: Vec<OsString>,
+    deny_read: Vec<OsString>,
+}
+
+impl PathPolicy {
+    /// A policy rooted at `root` (absolute). `read_roots` / `write_roots` that are relative are
+    /// taken relative to `root`. `protected_extra` adds to the built-in protected names;
+    /// `deny_read` replaces the default deny-read names when given.
+    pub fn new(
+        root: &Path,
+        read_roots: &[PathBuf],
+        write_roots: &[PathBuf],
+        protected_extra: &[String],
+        deny_read: Option<&[String]>,
+    ) -> PathPolicy {
+        let make = |list: &[PathBuf]| list.iter().map(|p| Root::new(root.join(p))).collect();
+        let mut protected: Vec<OsString> = BUILTIN_PROTECTED.iter().map(OsString::from).collect();
+        protected.extend(protected_extra.iter().map(OsString::from));
+        let deny_read = match deny_read {
+            Some(list) => list.iter().map(OsString::from).collect(),
+            None => DEFAULT_DENY_READ.iter().map(OsString::from).collect(),
+        };
+        PathPolicy {
+            root: Root::new(root.to_path_buf()),
+            read_roots: make(read_roots),
+            write_roots: make(write_roots),
+            protected,
+            deny_read,
+        }
+    }
+
+    /// The workspace root, resolved.
+    pub fn root(&self) -> &Path {
+        &self.root.real
+    }
+
+    /// Checks `spelled` (relative paths resolve against `cwd`) for `access`. Errors: see
+    /// [`PolicyError`].
+    pub fn check(
+        &self,
+        cwd: &Path,
+        spelled: &str,
+        access: Access,
+    ) -> Result<CheckedPath, PolicyError> {
+        if spelled.is_empty() {
+            return Err(PolicyError::Empty);
+        }
+        if spelled.contains('\0') {
+            return Err(PolicyError::Nul(spelled.to_owned()));
+        }
+        let literal = fold(&cwd.join(spelled));
+        let real = resolve(&literal).map_err(|SymlinkLoop| PolicyError::Loop {
+            path: spelled.to_owned(),
+        })?;
+        self.check_resolved(spelled, literal, real, access)
+    }
+
+    /// The policy check for an already folded and resolved pair (used by walks, which resolve
+    /// their own entries).
+    pub fn check_resolved(
+        &self,
+        spelled: &str,
+        literal: PathBuf,
+        real: PathBuf,
+        access: Access,
+    ) -> Result<CheckedPath, PolicyError> {
+        let roots: Vec<&Root> = match access {
+            Access::Read => std::iter::once(&self.root)
+                .chain(&self.read_roots)
+                .chain(&self.write_roots)
+                .collect(),
+            Access::Write => std::iter::once(&self.root)
+                .chain(&self.write_roots)
+                .collect(),
+        };
+        let outside = || PolicyError::Outside {
+            path: spelled.to_owned(),
+            root: self.root.real.display().to_string(),
+        };
+        let lit_rel = roots
+            .iter()
+            .find_map(|r| {
+                literal
+                    .strip_prefix(&r.literal)
+                    .or_else(|_| literal.strip_prefix(&r.real))
+                    .ok()
+            })
+            .ok_or_else(outside)?;
+        let real_rel = roots
+            .iter()
+            .find_map(|r| real.strip_prefix(&r.real).ok())
+            .ok_or_else(outside)?;
+        let names = match access {
+            Access::Read => &self.deny_read,
+            Access::Write => &self.protected,
+        };
+        for rel in [lit_rel, real_rel] {
+            if let Some(name) = rel
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(n) => Some(n),
+                    _ => None,
+                })
+                .find(|n| names.iter().any(|p| p == n))
+            {
+                let name = name.to_string_lossy().into_owned();
+                let path = spelled.to_owned();
+                return Err(match access {
+                    Access::Read => PolicyError::DenyRead { path, name },
+                    Access::Write => PolicyError::Protected { path, name },
+                });
+            }
+        }
+        Ok(CheckedPath {
+            spelled: spelled.to_owned(),
+            literal,
+            real,
+        })
+    }
+
+    /// Whether a name is protected (never written).
+    pub fn is_protected_name(&self, name: &std::ffi::OsStr) -> bool {
+        self.protected.iter().any(|p| p == name)
+    }
+
+    /// Whether a name is denied for reading.
+    pub fn is_denied_name(&self, name: &std::ffi::OsStr) -> bool {
+        self.deny_read.iter().any(|p| p == name)
+    }
+}
+
+/// Makes `path` absolute-folded: removes `.` and applies `..` lexically (never above `/`).
+/// `path` must be absolute.
+pub fn fold(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in path.components() {
+        match c {
+            Component::Prefix(_) | Component::RootDir | Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+        }
+    }
+    out
+}
+
+/// Resolves every symlink in the absolute, folded `path`, component by component. When a
+/// component does not exist, the rest is appended lexically (nearest existing ancestor rule).
+/// A dangling symlink resolves to where it points. Errors on a loop.
+pub fn resolve(path: &Path) -> Result<PathBuf, SymlinkLoop> {
+    let mut pending: VecDeque<OsString> = VecDeque::new();
+    push_components(&mut pending, path, false);
+    let mut out = PathBuf::from("/");
+    let mut hops = 0;
+    let mut exists = true;
+    while let Some(name) = pending.pop_front() {
+        if name == ".." {
+            out.pop();
+            continue;
+        }
+        let candidate = out.join(&name);
+        if !exists {
+            out = candidate;
+            continue;
+        }
+        match std::fs::symlink_metadata(&candidate) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                hops += 1;
+                if hops > MAX_SYMLINK_HOPS {
+                    return Err(SymlinkLoop);
+                }
+                let target = std::fs::read_link(&candidate).map_err(|_| SymlinkLoop)?;
+                if target.is_absolute() {
+                    out = PathBuf::from("/");
+                }
+                push_components(&mut pending, &target, true);
+            }
+            Ok(_) => out = candidate,
+            Err(_) => {
+                exists = false;
+                out = candidate;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Pushes the normal and `..` components of `path` onto `pending` (at the front when `front`).
+fn push_components(pending: &mut VecDeque<OsString>, path: &Path, front: bool) {
+    let parts: Vec<OsString> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some(OsString::from("..")),
+            _ => None,
+        })
+        .collect();
+    if front {
+        for p in parts.into_iter().rev() {
+            pending.push_front(p);
+        }
+    } else {
+        pending.extend(parts);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    struct Fixture {
+        _t: tempfile::TempDir,
+        base: PathBuf,
+        root: PathBuf,
+        policy: PathPolicy,
+    }
+
+    fn fixture() -> Fixture {
+        let t = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(t.path()).unwrap();
+        let root = base.join("app");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(base.join("app-evil")).unwrap();
+        std::fs::write(base.join("app-evil/secret"), "s").unwrap();
+        std::fs::write(root.join("src/a.rs"), "a").unwrap();
+        let policy = PathPolicy::new(&root, &[], &[], &[], None);
+        Fixture {
+            _t: t,
+            base,
+            root,
+            policy,
+        }
+    }
+
+    #[test]
+    fn inside_paths_pass() {
+        let f = fixture();
+        let c = f.policy.check(&f.root, "src/a.rs", Access::Read).unwrap();
+        assert_eq!(c.real, f.root.join("src/a.rs"));
+        let c = f
+            .policy
+            .check(&f.root.join("src"), "../src/./a.rs", Access::Write)
+            .unwrap();
+        assert_eq!(c.literal, f.root.join("src/a.rs"));
+        // A new file in a new folder.
+        let c = f
+            .policy
+            .check(&f.root, "new/dir/x.rs", Access::Write)
+            .unwrap();
+        assert_eq!(c.real, f.root.join("new/dir/x.rs"));
+    }
+
+    #[test]
+    fn prefix_sibling_refused() {
+        let f = fixture();
+        let e = f
+            .policy
+            .check(&f.root, "../app-evil/secret", Access::Read)
+            .unwrap_err();
+        assert!(matches!(e, PolicyError::Outside { .. }), "{e:?}");
+        let abs = f.base.join("app-evil/secret");
+        assert!(
+            f.policy
+                .check(&f.root, abs.to_str().unwrap(), Access::Read)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn symlinks_out_refused_file_dir_dangling_loop() {
+        let f = fixture();
+        symlink(f.base.join("app-evil/secret"), f.root.join("file-link")).unwrap();
+        symlink(f.base.join("app-evil"), f.root.join("dir-link")).unwrap();
+        symlink(f.base.join("app-evil/nothing"), f.root.join("dangling")).unwrap();
+        symlink("loop-b", f.root.join("loop-a")).unwrap();
+        symlink("loop-a", f.root.join("loop-b")).unwrap();
+        for p in [
+            "file-link",
+            "dir-link/secret",
+            "dangling",
+            "dir-link/new.txt",
+        ] {
+            for access in [Access::Read, Access::Write] {
+                let e = f.policy.check(&f.root, p, access).unwrap_err();
+                assert!(matches!(e, PolicyError::Outside { .. }), "{p}: {e:?}");
+            }
+        }
+        let e = f.policy.check(&f.root, "loop-a", Access::Read).unwrap_err();
+        assert!(matches!(e, PolicyError::Loop { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn symlink_inside_resolves_to_target() {
+        let f = fixture();
+        symlink("src/a.rs", f.root.join("link.rs")).unwrap();
+        let c = f.policy.check(&f.root, "link.rs", Access::Write).unwrap();
+        assert_eq!(c.real, f.root.join("src/a.rs"));
+        assert_eq!(c.literal, f.root.join("link.rs"));
+    }
+
+    #[test]
+    fn protected_and_denied_names() {
+        let f = fixture();
+        std::fs::create_dir_all(f.root.join(".git")).unwrap();
+        let e = f
+            .policy
+            .check(&f.root, ".git/config", Access::Write)
+            .unwrap_err();
+        assert!(matches!(e, PolicyError::Protected { .. }));
+        assert!(f.policy.check(&f.root, ".git/config", Access::Read).is_ok());
+        let e = f
+            .policy
+            .check(&f.root, "x/.ssh/id", Access::Read)
+            .unwrap_err();
+        assert!(matches!(e, PolicyError::DenyRead { .. }));
+        // Through a symlink into .git.
+        symlink(".git", f.root.join("g")).unwrap();
+        assert!(
+            f.policy
+                .check(&f.root, "g/hooks/pre-commit", Access::Write)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn argument_errors() {
+        let f = fixture();
+        assert!(
+            f.policy
+                .check(&f.root, "", Access::Read)
+                .unwrap_err()
+                .is_usage()
+        );
+        assert!(
+            f.policy
+                .check(&f.root, "a\0b", Access::Read)
+                .unwrap_err()
+                .is_usage()
+        );
+    }
+
+    #[test]
+    fn extra_roots() {
+        let f = fixture();
+        let p = PathPolicy::new(&f.root, &[f.base.join("app-evil")], &[], &[], None);
+        assert!(p.check(&f.root, "../app-evil/secret", Access::Read).is_ok());
+        assert!(
+            p.check(&f.root, "../app-evil/secret", Access::Write)
+                .is_err()
+        );
+    }
+}
