@@ -1,1 +1,3 @@
 //! agtool: tools for coding agents.
+
+pub mod text;
