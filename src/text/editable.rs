@@ -203,6 +203,19 @@ impl EditableText {
         Self::from_decoded(TextEncoding::Utf8, text.to_owned())
     }
 
+    /// Text in the format of `template` (its encoding and BOM), every line break of `text`
+    /// taking `template`'s dominant terminator: a whole-file rewrite of an existing file
+    /// (spec 03, write-file). `text` may use any terminators; they are normalised first.
+    pub fn rewrite_of(template: &EditableText, text: &str) -> Self {
+        let (text, eols) = normalise(text.to_owned());
+        let eol = template.dominant_eol();
+        EditableText {
+            encoding: template.encoding,
+            eols: vec![eol; eols.len()],
+            text,
+        }
+    }
+
     fn from_decoded(encoding: TextEncoding, decoded: String) -> Self {
         let (text, eols) = normalise(decoded);
         EditableText {
@@ -695,6 +708,13 @@ mod tests {
         let mut e = EditableText::decode(b"").unwrap();
         e.replace_lines(0, 0, &["x".into()]);
         assert_eq!(e.encode().unwrap(), b"x\n");
+    }
+
+    #[test]
+    fn rewrite_takes_format_of_template() {
+        let old = EditableText::decode(b"\xEF\xBB\xBFa\r\nb\r\n").unwrap();
+        let new = EditableText::rewrite_of(&old, "x\ny\r\nz");
+        assert_eq!(new.encode().unwrap(), b"\xEF\xBB\xBFx\r\ny\r\nz");
     }
 
     #[test]

@@ -1,6 +1,9 @@
-//! Text handling: content tags, editable text (decode/encode), line rendering.
+//! Text handling: content tags, editable text (decode/encode), scanning, line rendering,
+//! unified diffs, and the "not worse" syntax gate run before every write (spec 01).
 
+pub mod diff;
 pub mod editable;
 pub mod render;
 pub mod scan;
+pub mod syntax;
 pub mod tag;

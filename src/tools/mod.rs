@@ -8,6 +8,8 @@
 pub mod args;
 pub mod list_dir;
 pub mod read_file;
+pub mod write_file;
+pub mod write_support;
 
 use clap::Command;
 use serde::de::DeserializeOwned;
@@ -142,7 +144,11 @@ pub fn spec<T: Tool>() -> ToolSpec {
 
 /// Every tool, in the order `schema` lists them. Adding a tool adds one line here.
 pub fn registry() -> Vec<ToolSpec> {
-    vec![spec::<read_file::ReadFile>(), spec::<list_dir::ListDir>()]
+    vec![
+        spec::<read_file::ReadFile>(),
+        spec::<list_dir::ListDir>(),
+        spec::<write_file::WriteFile>(),
+    ]
 }
 
 /// The tool named `name` (snake_case or kebab-case).

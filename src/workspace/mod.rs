@@ -6,3 +6,4 @@ pub mod fs;
 pub mod policy;
 pub mod root;
 pub mod state;
+pub mod txn;

@@ -1,0 +1,343 @@
+//! `write-file`: create a file or replace its whole content (spec 03, "write-file").
+
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::text::editable::EditableText;
+use crate::tools::write_support::{self, decode, encode, line_delta};
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::policy::Access;
+use crate::workspace::txn::{Change, Transaction};
+
+/// Arguments of write-file.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct WriteFileArgs {
+    /// The file to create or overwrite. Parent folders are created.
+    pub path: String,
+    /// The whole new content (CLI: --content, or stdin). Written exactly as given; in an
+    /// existing file, line breaks take the file's own line ending and encoding.
+    #[arg(long)]
+    #[schemars(required)]
+    pub content: Option<String>,
+    /// Replace an existing file (default true); false refuses when the file exists.
+    #[arg(long)]
+    pub overwrite: Option<bool>,
+    /// Refuse unless the file's modification time is this (RFC 3339, or integer ms since the
+    /// Unix epoch).
+    #[arg(long, value_name = "TIME")]
+    pub expected_mtime: Option<MtimeGuard>,
+    /// Refuse unless the file's size is this many bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub expected_size: Option<u64>,
+    /// Write even when the new content looks like it elides code with a placeholder
+    /// comment such as `// ... rest of code` (default false).
+    #[arg(long)]
+    pub allow_placeholders: Option<bool>,
+    /// Refuse a write that adds syntax errors (default true).
+    #[arg(long)]
+    pub check_syntax: Option<bool>,
+    /// Show the diff, write nothing (default false).
+    #[arg(long)]
+    pub dry_run: Option<bool>,
+}
+
+/// An mtime guard: RFC 3339 text or integer milliseconds since the Unix epoch.
+#[derive(Debug, Clone, Deserialize, JsonSchema, PartialEq)]
+#[serde(untagged)]
+pub enum MtimeGuard {
+    /// Milliseconds since the Unix epoch.
+    Millis(i64),
+    /// RFC 3339, e.g. `2026-11-30T14:51:18Z` or with an offset and fraction.
+    Text(String),
+}
+
+impl std::str::FromStr for MtimeGuard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s.parse::<i64>() {
+            Ok(ms) => MtimeGuard::Millis(ms),
+            Err(_) => MtimeGuard::Text(s.to_owned()),
+        })
+    }
+}
+
+/// The write-file tool.
+pub struct WriteFile;
+
+impl Tool for WriteFile {
+    type Args = WriteFileArgs;
+    const NAME: &'static str = "write_file";
+    const META: ToolMeta = ToolMeta {
+        description: "Create a file, or replace a whole file's content.\n\
+Prefer edit_file for changes to part of a file. Overwriting needs a current read_file of the \
+file (refused if it changed since). The content is written exactly as given: never elide code \
+with comments like `// ... rest unchanged` (such writes are refused). An existing file keeps its \
+encoding, BOM and line ending. Reports the new tag: [#TAG].",
+        examples: "  agtool write-file notes/todo.md --content '# TODO'\n  agtool write-file src/gen.rs < gen.rs\n  agtool write-file config.json --dry-run true < new.json",
+        group: Group::Edit,
+        sensitive: true,
+        serial: true,
+        read_only: false,
+        destructive: true,
+        idempotent: true,
+        open_world: false,
+        timeout_ms: Some(60_000),
+        body: Some("content"),
+        tags: &["write", "files"],
+    };
+
+    fn run(ctx: &Ctx, args: WriteFileArgs) -> ToolResult {
+        let content = args.content.clone().ok_or_else(|| {
+            ToolError::usage("content is required (pass it, or pipe it on stdin)")
+        })?;
+        let path = ctx.check_path(&args.path, Access::Write)?;
+        let txn = Transaction::begin(ctx, [path.real.as_path()])?;
+        let before = txn.load(&path)?;
+        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let (new_text, old_text) = match &before {
+            None => (EditableText::new_utf8(&content), None),
+            Some(bytes) => {
+                if args.overwrite == Some(false) {
+                    return Err(ToolError::refused(format!(
+                        "{} exists; pass overwrite: true to replace it, or edit it with edit_file",
+                        args.path
+                    )));
+                }
+                check_guards(&path.real, &args, bytes.len() as u64)?;
+                txn.require_fresh(&path, bytes)?;
+                let old = decode(&args.path, bytes)?;
+                if !args.allow_placeholders.unwrap_or(false) {
+                    check_placeholders(&args.path, old.text(), &content)?;
+                }
+                (EditableText::rewrite_of(&old, &content), Some(old))
+            }
+        };
+        let after = encode(&args.path, &new_text)?;
+        let change = Change {
+            path: path.clone(),
+            before: before.clone(),
+            after: Some(after),
+            old_text: old_text.as_ref().map(|t| t.text().to_owned()),
+            new_text: Some(new_text.text().to_owned()),
+        };
+        let written = match write_support::single(txn.commit(vec![change], opts)?) {
+            Ok(w) => w,
+            Err(dry) => return Ok(dry),
+        };
+        let tag = written.tag.clone().unwrap_or_default();
+        let mut text = match &old_text {
+            None => format!(
+                "Created {} [#{tag}] ({} lines)\n",
+                args.path,
+                new_text.line_count()
+            ),
+            Some(old) => {
+                let (added, removed) = line_delta(old.text(), new_text.text());
+                format!("Wrote {} [#{tag}] (+{added} -{removed} lines)\n", args.path)
+            }
+        };
+        write_support::push_notes(&mut text, &written);
+        Ok(Output::text(text)
+            .with("path", args.path.clone())
+            .with("tag", tag)
+            .with("created", old_text.is_none()))
+    }
+}
+
+/// The `expected_mtime` / `expected_size` guards (seed 004's write-safe): refuse with
+/// `stale` when the file on disk differs.
+fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Result<(), ToolError> {
+    if let Some(expected) = args.expected_size {
+        if expected != size {
+            return Err(ToolError::refused(format!(
+                "stale: {} is {size} bytes, expected {expected}; read it again",
+                args.path
+            ))
+            .with("stale", true));
+        }
+    }
+    if let Some(guard) = &args.expected_mtime {
+        let expected_ms = match guard {
+            MtimeGuard::Millis(ms) => *ms,
+            MtimeGuard::Text(t) => parse_rfc3339_ms(t).ok_or_else(|| {
+                ToolError::usage(format!(
+                    "expected_mtime {t:?} is not RFC 3339 (2026-11-30T14:51:18Z) or integer ms"
+                ))
+            })?,
+        };
+        let actual_ms = std::fs::metadata(real)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        if actual_ms != expected_ms {
+            return Err(ToolError::refused(format!(
+                "stale: {} was modified at {actual_ms} ms, expected {expected_ms} ms; read it again",
+                args.path
+            ))
+            .with("stale", true));
+        }
+    }
+    Ok(())
+}
+
+/// Parses RFC 3339 (`YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`) to ms since the Unix epoch.
+pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (date, rest) = s.split_once(['T', 't', ' '])?;
+    let mut d = date.split('-');
+    let (y, mo, da): (i64, i64, i64) = (
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+    );
+    let (clock, offset_min) = if let Some(c) = rest.strip_suffix(['Z', 'z']) {
+        (c, 0)
+    } else {
+        let pos = rest.rfind(['+', '-'])?;
+        let (c, off) = rest.split_at(pos);
+        let sign = if off.starts_with('-') { -1 } else { 1 };
+        let (oh, om) = off[1..].split_once(':')?;
+        (
+            c,
+            sign * (oh.parse::<i64>().ok()? * 60 + om.parse::<i64>().ok()?),
+        )
+    };
+    let (hms, frac) = clock.split_once('.').unwrap_or((clock, ""));
+    let mut t = hms.split(':');
+    let (h, mi, se): (i64, i64, i64) = (
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+    );
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&da) || h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    let ms_frac: i64 = if frac.is_empty() {
+        0
+    } else {
+        let digits: String = frac.chars().chain("000".chars()).take(3).collect();
+        digits.parse().ok()?
+    };
+    let days = days_from_civil(y, mo as u32, da as u32);
+    Some(((days * 86_400 + h * 3600 + mi * 60 + se) - offset_min * 60) * 1000 + ms_frac)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Whether a line is an omission placeholder: a comment that says code was left out
+/// (`// ... rest of code`, `# ... existing code ...`, `/* unchanged */`, `<!-- ... -->`).
+pub fn is_placeholder(line: &str) -> bool {
+    let t = line.trim();
+    let body = ["//", "#", "/*", "<!--", "--", ";", "*"]
+        .iter()
+        .find_map(|m| t.strip_prefix(m));
+    let Some(body) = body else {
+        return false;
+    };
+    let body = body
+        .trim()
+        .trim_end_matches("*/")
+        .trim_end_matches("-->")
+        .trim()
+        .to_ascii_lowercase();
+    let ellipsis = body.contains("...") || body.contains('…');
+    let words = [
+        "rest of",
+        "existing",
+        "unchanged",
+        "remaining",
+        "omitted",
+        "same as before",
+        "previous code",
+        "other code",
+        "as before",
+        "code here",
+    ];
+    let says_elided = words.iter().any(|w| body.contains(w));
+    (ellipsis && (says_elided || body.trim_matches(['.', '…', ' ']).is_empty()))
+        || body == "unchanged"
+        || body.starts_with("unchanged ")
+}
+
+/// Refuses a rewrite that is less than half the old size and has a placeholder line the old
+/// text did not have (spec 03).
+fn check_placeholders(spelled: &str, old: &str, new: &str) -> Result<(), ToolError> {
+    if new.len() * 2 >= old.len() {
+        return Ok(());
+    }
+    let old_has: std::collections::HashSet<&str> = old
+        .lines()
+        .filter(|l| is_placeholder(l))
+        .map(str::trim)
+        .collect();
+    if let Some((n, line)) = new
+        .lines()
+        .enumerate()
+        .find(|(_, l)| is_placeholder(l) && !old_has.contains(l.trim()))
+    {
+        return Err(ToolError::refused(format!(
+            "the new content of {spelled} is less than half the old size and line {} looks like \
+             an omission placeholder ({:?}); write the complete content, use edit_file for a \
+             partial change, or pass allow_placeholders: true if the line is meant literally",
+            n + 1,
+            line.trim()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders() {
+        for yes in [
+            "// ... rest of code",
+            "    # ... existing code ...",
+            "/* unchanged */",
+            "// ...",
+            "<!-- ... rest of the page -->",
+            "// … remaining methods",
+        ] {
+            assert!(is_placeholder(yes), "{yes}");
+        }
+        for no in [
+            "// see docs",
+            "let x = y...z;",
+            "# Title",
+            "// TODO: handle rest of input",
+        ] {
+            assert!(!is_placeholder(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn rfc3339() {
+        assert_eq!(parse_rfc3339_ms("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(
+            parse_rfc3339_ms("2023-11-14T22:13:20.5Z"),
+            Some(1_700_000_000_500)
+        );
+        assert_eq!(
+            parse_rfc3339_ms("2023-11-14T23:13:20+01:00"),
+            Some(1_700_000_000_000)
+        );
+        assert_eq!(parse_rfc3339_ms("yesterday"), None);
+    }
+}

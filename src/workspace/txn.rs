@@ -1,0 +1,247 @@
+//! Write transactions: the one path every write tool takes (spec 01 and 03):
+//! path policy → per-file locks → freshness gate → (the tool computes) → syntax gate →
+//! `dry_run` stops with a diff → atomic writes, all or nothing → register the new tags.
+//!
+//! Locks are taken for every path up front, in sorted order (no deadlock between two
+//! transactions), and held until the transaction ends, so the gate, the write and the
+//! registration are one step for any other agtool process: of two concurrent edits from the
+//! same stale read exactly one lands.
+
+use std::path::{Path, PathBuf};
+
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::text::diff;
+use crate::text::syntax::{self, GateOutcome};
+use crate::text::tag::content_tag;
+use crate::workspace::fs::{PathLock, write_atomic};
+use crate::workspace::policy::CheckedPath;
+use crate::workspace::root;
+
+/// One file's planned change.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// The path (policy-checked for writing).
+    pub path: CheckedPath,
+    /// The bytes on disk now (`None`: the file does not exist).
+    pub before: Option<Vec<u8>>,
+    /// The bytes to write (`None`: delete the file).
+    pub after: Option<Vec<u8>>,
+    /// The decoded old text, for the syntax gate and the diff (`None`: no old file).
+    pub old_text: Option<String>,
+    /// The decoded new text (`None`: deleted).
+    pub new_text: Option<String>,
+}
+
+/// Options every write tool takes.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteOptions {
+    /// Compute everything and show a diff, write nothing (spec 01 "Diff previews").
+    pub dry_run: bool,
+    /// Run the syntax gate (the tool's `check_syntax` argument and the global setting).
+    pub check_syntax: bool,
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The path as the caller spelled it.
+    pub spelled: String,
+    /// The new content tag (`None` for a deletion).
+    pub tag: Option<String>,
+    /// The syntax gate's one-line summary, when the file was checked.
+    pub syntax: Option<String>,
+    /// Set when the new tag could not be recorded (the state store failed).
+    pub note: Option<String>,
+}
+
+/// The result of a transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// `dry_run`: the unified diff of every change, nothing written or recorded.
+    DryRun(String),
+    /// Every change was written.
+    Written(Vec<Written>),
+}
+
+/// An open transaction: holds the locks of its paths until dropped.
+pub struct Transaction<'c> {
+    ctx: &'c Ctx,
+    _locks: Vec<PathLock>,
+}
+
+impl<'c> Transaction<'c> {
+    /// Locks every path in `reals` (the policy's resolved paths). When freshness is on, the
+    /// state folder must be creatable; otherwise a missing state folder only means no locks.
+    pub fn begin<'p>(
+        ctx: &'c Ctx,
+        reals: impl IntoIterator<Item = &'p Path>,
+    ) -> Result<Transaction<'c>, ToolError> {
+        let mut paths: Vec<PathBuf> = reals.into_iter().map(Path::to_path_buf).collect();
+        paths.sort();
+        paths.dedup();
+        let state_dir = match root::ensure_state_dir(&ctx.root) {
+            Ok(dir) => Some(dir),
+            Err(e) if ctx.freshness => {
+                return Err(ToolError::refused(format!(
+                    "cannot create {} to track reads: {e}; fix it or pass --no-freshness",
+                    ctx.state_dir().display()
+                )));
+            }
+            Err(_) => None,
+        };
+        let mut locks = Vec::new();
+        if let Some(dir) = state_dir {
+            for p in &paths {
+                let lock = PathLock::acquire(&dir, p).map_err(|e| {
+                    ToolError::refused(format!("cannot lock {}: {e}", ctx.display(p)))
+                })?;
+                locks.push(lock);
+            }
+        }
+        Ok(Transaction { ctx, _locks: locks })
+    }
+
+    /// The current bytes of a file (`None` when it does not exist). Errors for a directory or
+    /// an unreadable file.
+    pub fn load(&self, path: &CheckedPath) -> Result<Option<Vec<u8>>, ToolError> {
+        match std::fs::metadata(&path.real) {
+            Ok(m) if m.is_dir() => Err(ToolError::refused(format!(
+                "{} is a directory, not a file",
+                path.spelled
+            ))),
+            Ok(_) => std::fs::read(&path.real)
+                .map(Some)
+                .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", path.spelled))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(ToolError::refused(format!(
+                "cannot read {}: {e}",
+                path.spelled
+            ))),
+        }
+    }
+
+    /// The freshness gate (spec 01): the file's current bytes must carry the tag this agent
+    /// was last shown. Runs before any matching. No-op when freshness is off.
+    pub fn require_fresh(&self, path: &CheckedPath, current: &[u8]) -> Result<(), ToolError> {
+        if !self.ctx.freshness {
+            return Ok(());
+        }
+        let now = content_tag(current);
+        let recorded = self
+            .ctx
+            .with_state(|s| s.recorded_tag(&self.ctx.agent, &path.real))
+            .map_err(ToolError::refused)?;
+        match recorded {
+            None => Err(ToolError::refused(format!(
+                "read {} before editing it (read_file shows the current content and records it)",
+                path.spelled
+            ))),
+            Some(tag) if tag != now => Err(ToolError::refused(format!(
+                "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
+                path.spelled
+            ))),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Runs the syntax gate on every change, then either returns the diff (`dry_run`) or
+    /// writes every change atomically, restoring the ones already written if a later one
+    /// fails, and registers the new tags. Nothing is written if anything fails before the
+    /// writes start.
+    pub fn commit(self, changes: Vec<Change>, opts: WriteOptions) -> Result<Outcome, ToolError> {
+        let mut summaries = Vec::with_capacity(changes.len());
+        for c in &changes {
+            summaries.push(self.syntax_gate(c, opts)?);
+        }
+        if opts.dry_run {
+            let mut out = String::new();
+            for c in &changes {
+                let spelled = c.path.spelled.trim_start_matches("./");
+                out.push_str(&diff::unified(
+                    spelled,
+                    c.old_text.as_deref(),
+                    c.new_text.as_deref(),
+                ));
+            }
+            if out.is_empty() {
+                out.push_str("(no changes)\n");
+            }
+            return Ok(Outcome::DryRun(out));
+        }
+        self.write_all(&changes)?;
+        let mut results = Vec::with_capacity(changes.len());
+        for (c, syntax) in changes.iter().zip(summaries) {
+            let tag = c.after.as_deref().map(content_tag);
+            let note = match &tag {
+                Some(t) => self.ctx.register_tag(&c.path.real, t),
+                None => self
+                    .ctx
+                    .with_state(|s| s.forget(&c.path.real).map(|_| ()))
+                    .err(),
+            };
+            results.push(Written {
+                spelled: c.path.spelled.clone(),
+                tag,
+                syntax,
+                note,
+            });
+        }
+        Ok(Outcome::Written(results))
+    }
+
+    fn syntax_gate(&self, c: &Change, opts: WriteOptions) -> Result<Option<String>, ToolError> {
+        let (Some(new), true) = (&c.new_text, opts.check_syntax && self.ctx.syntax_check) else {
+            return Ok(None);
+        };
+        let outcome = syntax::gate(&c.path.real, c.old_text.as_deref(), new);
+        if let GateOutcome::Refused { .. } = outcome {
+            let msg = outcome
+                .refusal_message(Path::new(&c.path.spelled))
+                .unwrap_or_default();
+            let msg = msg.strip_prefix("Error: ").unwrap_or(&msg).to_owned();
+            return Err(ToolError::refused(msg));
+        }
+        Ok(outcome.summary_line())
+    }
+
+    fn write_all(&self, changes: &[Change]) -> Result<(), ToolError> {
+        for (i, c) in changes.iter().enumerate() {
+            let result = match &c.after {
+                Some(bytes) => write_atomic(&c.path.real, bytes),
+                None => std::fs::remove_file(&c.path.real),
+            };
+            if let Err(e) = result {
+                let restored = restore(&changes[..i]);
+                return Err(ToolError::refused(format!(
+                    "writing {} failed: {e}; {}",
+                    c.path.spelled,
+                    if restored {
+                        if i == 0 {
+                            "nothing was changed".to_owned()
+                        } else {
+                            format!("the {i} file(s) already written were restored")
+                        }
+                    } else {
+                        "restoring the files already written failed too; check them".to_owned()
+                    }
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Puts back the original bytes of already-applied changes, newest first. True when every
+/// restore succeeded.
+fn restore(done: &[Change]) -> bool {
+    let mut ok = true;
+    for c in done.iter().rev() {
+        let r = match &c.before {
+            Some(bytes) => write_atomic(&c.path.real, bytes),
+            None => std::fs::remove_file(&c.path.real),
+        };
+        ok &= r.is_ok();
+    }
+    ok
+}
