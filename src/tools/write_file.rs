@@ -151,14 +151,14 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
 /// The `expected_mtime` / `expected_size` guards (seed 004's write-safe): refuse with
 /// `stale` when the file on disk differs.
 fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Result<(), ToolError> {
-    if let Some(expected) = args.expected_size {
-        if expected != size {
-            return Err(ToolError::refused(format!(
-                "stale: {} is {size} bytes, expected {expected}; read it again",
-                args.path
-            ))
-            .with("stale", true));
-        }
+    if let Some(expected) = args.expected_size
+        && expected != size
+    {
+        return Err(ToolError::refused(format!(
+            "stale: {} is {size} bytes, expected {expected}; read it again",
+            args.path
+        ))
+        .with("stale", true));
     }
     if let Some(guard) = &args.expected_mtime {
         let expected_ms = match guard {
