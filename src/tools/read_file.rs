@@ -124,6 +124,14 @@ A directory path returns its listing.",
         if meta.is_dir() {
             return list_dir::listing(ctx, &checked, 1, list_dir::DEFAULT_LIMIT, 1, true, false);
         }
+        if !meta.is_file() {
+            // Opening a FIFO would block until a writer appears; a device may never end.
+            return Err(ToolError::refused(format!(
+                "{} is not a regular file ({}); read_file reads files and folders only",
+                args.path,
+                crate::workspace::fs::kind_name(&meta.file_type())
+            )));
+        }
         let view = load(&checked.real, &args, meta.len())?;
         let style = if args.anchors.unwrap_or(false) {
             LineStyle::Anchored

@@ -70,6 +70,24 @@ fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
     }
 }
 
+/// A short name for a file type, for messages: `fifo`, `socket`, `device`, ...
+pub fn kind_name(ft: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "fifo"
+    } else if ft.is_socket() {
+        "socket"
+    } else if ft.is_block_device() || ft.is_char_device() {
+        "device"
+    } else if ft.is_dir() {
+        "directory"
+    } else if ft.is_symlink() {
+        "symlink"
+    } else {
+        "file"
+    }
+}
+
 /// fsyncs a folder so a rename in it is durable.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()

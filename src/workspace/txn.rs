@@ -110,6 +110,11 @@ impl<'c> Transaction<'c> {
                 "{} is a directory, not a file",
                 path.spelled
             ))),
+            Ok(m) if !m.is_file() => Err(ToolError::refused(format!(
+                "{} is not a regular file ({})",
+                path.spelled,
+                crate::workspace::fs::kind_name(&m.file_type())
+            ))),
             Ok(_) => std::fs::read(&path.real)
                 .map(Some)
                 .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", path.spelled))),
