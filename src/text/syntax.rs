@@ -12,6 +12,7 @@
 //! Pure: no I/O. Positions are 1-based lines (ended by LF, CRLF or CR) and 1-based columns
 //! counted in chars.
 
+mod c_guards;
 mod data;
 mod detect;
 mod lines;
@@ -100,7 +101,11 @@ fn check_with_limit(lang: Lang, text: &str, time_limit: Duration) -> Verdict {
             let Some(grammar) = treesit::grammar(lang) else {
                 return Verdict::CannotTell;
             };
-            match treesit::check_tree(&grammar, text, time_limit) {
+            let text = match lang {
+                Lang::C | Lang::Cpp => c_guards::blank_extern_c_guards(text),
+                _ => text.into(),
+            };
+            match treesit::check_tree(&grammar, &text, time_limit) {
                 Some(found) => found,
                 None => return Verdict::CannotTell,
             }

@@ -384,3 +384,25 @@ fn empty_sources_are_fine_but_empty_data_files_are_not() {
     assert_eq!(problems_of("a.json", "").len(), 1);
     assert_eq!(problems_of("a.xml", "").len(), 1);
 }
+
+#[test]
+fn the_extern_c_guard_of_c_headers_is_not_a_problem() {
+    let header = "#ifndef A_H\n#define A_H\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n\
+                  int f(void);\n\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n";
+    assert_eq!(problems_of("a.h", header), vec![]);
+    assert_eq!(problems_of("a.hpp", header), vec![]);
+    let spelled = "#if defined(__cplusplus)\r\nextern \"C\" {\r\n#endif\r\nint f(void);\r\n\
+                   #if defined __cplusplus\r\n}\r\n# endif // __cplusplus\r\n";
+    assert_eq!(problems_of("b.h", spelled), vec![]);
+    // Errors elsewhere are still found, at their own positions.
+    let broken = header.replace("int f(void);", "int f(void)");
+    let problems = problems_of("a.h", &broken);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        (problems[0].line, problems[0].message.as_str()),
+        (8, "missing \";\"")
+    );
+    // A brace alone in some other conditional is left alone.
+    let other = "#ifdef DEBUG\n}\n#endif\n";
+    assert_eq!(problems_of("c.h", other).len(), 1);
+}
