@@ -62,8 +62,10 @@ pub enum Verdict {
     /// No checker for this file type, the text is over [`MAX_CHECK_BYTES`], or the checker
     /// failed (parser set-up, timeout). Distinct from "checked, no problems".
     CannotTell,
-    /// The text was checked. `language` is a short name (`rust`, `json`, `tsx`, …); an empty
-    /// `problems` means the syntax is fine. Problems are in text order.
+    /// The text was checked. `language` is one of `json`, `jsonc`, `jsonl`, `toml`, `yaml`,
+    /// `xml`, `rust`, `python`, `javascript`, `typescript`, `tsx`, `go`, `c`, `cpp`, `java`,
+    /// `bash`, `html`, `css`. An empty `problems` means the syntax is fine. Problems are in
+    /// text order.
     Checked {
         language: &'static str,
         problems: Vec<Problem>,
@@ -73,7 +75,9 @@ pub enum Verdict {
 /// Checks `text` as the content of `path`. The language comes from the extension, a few file
 /// names (`Cargo.lock` is TOML, `.bashrc` is Bash, `tsconfig.json` is JSON with comments) or
 /// a `#!` line (`bash`, `sh`, `python3`, `node`). A leading BOM is ignored. Never fails:
-/// anything that cannot be checked is [`Verdict::CannotTell`]. At most ~2 s per text.
+/// anything that cannot be checked is [`Verdict::CannotTell`]. A tree-sitter parse is
+/// abandoned after 2 s (a `.h` file may be parsed twice, as C then as C++); a 10,000-line Rust
+/// file takes about 30 ms (bench/syntax.sh).
 pub fn check(path: &Path, text: &str) -> Verdict {
     match Lang::detect(path, text) {
         Some(lang) => check_as(lang, text),
