@@ -384,3 +384,143 @@ fn empty_sources_are_fine_but_empty_data_files_are_not() {
     assert_eq!(problems_of("a.json", "").len(), 1);
     assert_eq!(problems_of("a.xml", "").len(), 1);
 }
+
+#[test]
+fn the_extern_c_guard_of_c_headers_is_not_a_problem() {
+    let header = "#ifndef A_H\n#define A_H\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n\
+                  int f(void);\n\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n";
+    assert_eq!(problems_of("a.h", header), vec![]);
+    assert_eq!(problems_of("a.hpp", header), vec![]);
+    let spelled = "#if defined(__cplusplus)\r\nextern \"C\" {\r\n#endif\r\nint f(void);\r\n\
+                   #if defined __cplusplus\r\n}\r\n# endif // __cplusplus\r\n";
+    assert_eq!(problems_of("b.h", spelled), vec![]);
+    // Errors elsewhere are still found, at their own positions.
+    let broken = header.replace("int f(void);", "int f(void)");
+    let problems = problems_of("a.h", &broken);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        (problems[0].line, problems[0].message.as_str()),
+        (8, "missing \";\"")
+    );
+    // A brace alone in some other conditional is left alone.
+    let other = "#ifdef DEBUG\n}\n#endif\n";
+    assert_eq!(problems_of("c.h", other).len(), 1);
+}
+
+#[test]
+/// Grammar versions lag the languages: these constructs parse cleanly with the pinned grammars
+/// (known gaps: Rust 2024 `safe fn` in `unsafe extern` blocks, C++23 `if consteval`).
+fn recent_syntax_is_not_a_problem() {
+    let samples: &[(&str, &str)] = &[
+        (
+            "a.rs",
+            "fn f(a: Option<u8>, b: bool) { if let Some(x) = a && b && let Some(y) = a { let _ = (x, y); } }\n",
+        ),
+        (
+            "a.rs",
+            "fn f() -> impl Sized + use<> {}\nasync fn g() { let c = async || 1; let p = &raw const X; let s = c\"hi\"; }\n",
+        ),
+        ("a.rs", "fn f() { let x = gen { yield 1; }; }\n"),
+        (
+            "a.py",
+            "type Point = tuple[float, float]\ndef f[T](x: T) -> T:\n    match x:\n        case {'a': 1, **rest}:\n            pass\n        case [1, *_] | Point():\n            pass\n    return x\n",
+        ),
+        (
+            "a.py",
+            "x = f\"{'a' + f\"{1}\"}\"\nasync def g():\n    async with a as b, c as d:\n        pass\n    print(f\"{x=!r:>10}\")\n",
+        ),
+        ("a.py", "def f(a, /, b, *, c):\n    return (y := a)\n"),
+        (
+            "a.ts",
+            "const c = {a: 1} satisfies Record<string, number>;\nclass A { accessor x = 1; #p = 2; @dec m() {} }\nfunction f(this: A, ...r: [a: string, b?: number]) {}\n",
+        ),
+        (
+            "a.ts",
+            "type T<const X extends readonly unknown[]> = X extends [infer H, ...infer R] ? H : never;\nexport type { T as U };\nusing r = getResource();\nawait using q = g();\n",
+        ),
+        (
+            "a.js",
+            "class A { #x = 1; static { this.y = 2; } get #z() { return 1; } }\nconst v = a?.b?.[c] ?? d; a ||= 1; b &&= 2; c ??= 3;\nconst re = /[\\p{L}--\\p{N}]/v;\nawait import('x');\nconst n = 1_000n;\n",
+        ),
+        (
+            "a.java",
+            "record P(int x, int y) {}\nsealed interface S permits A, B {}\nclass C { Object f(Object o) { return switch (o) { case Integer i when i > 0 -> i; case P(int x, int y) -> x; default -> \"\"\"\n  text\n  \"\"\"; }; } }\n",
+        ),
+        (
+            "a.java",
+            "class C { void f() { var x = new java.util.ArrayList<String>(); for (var s : x) {} } }\n",
+        ),
+        (
+            "a.go",
+            "package main\ntype Num interface { ~int | ~float64 }\nfunc Sum[T Num](xs ...T) (s T) { for _, x := range xs { s += x }; for i := range 10 { _ = i }; return }\n",
+        ),
+        (
+            "a.cpp",
+            "template <typename T> concept C = requires(T a) { a + a; };\nauto f(C auto x) -> decltype(x) { return x <=> x, x; }\nstruct S { auto operator<=>(const S&) const = default; };\n[[nodiscard]] constexpr int g() { return 1; }\n",
+        ),
+        (
+            "a.cpp",
+            "#include <coroutine>\ntask<int> h() { co_await x; co_return 1; }\nint main() { auto [a, b] = std::pair{1, 2}; std::vector v{1,2}; for (auto& e : v) {} }\n",
+        ),
+        (
+            "a.c",
+            "_Static_assert(1, \"x\");\nstatic inline int f(int n, int a[static n]) { return _Generic(n, int: 1, default: 0); }\nstruct s { int x; } v = { .x = 1 };\n",
+        ),
+        (
+            "a.sh",
+            "#!/bin/bash\narr=(a b c)\nif [[ ${arr[0]} =~ ^a ]]; then echo \"${#arr[@]}\"; fi\ncat <<'EOF2'\n$x\nEOF2\nf() { local -n r=$1; (( r++ )); }\nwhile read -r l; do :; done < <(ls)\n",
+        ),
+        (
+            "a.css",
+            ".a { color: oklch(0.5 0.1 20); & .b { margin: 0; } &:hover { x: y } }\n@layer base { p { margin: 0 } }\n@container (min-width: 400px) { .c { d: e } }\n:root { --x: calc(1px + 2px); }\n",
+        ),
+        (
+            "a.yaml",
+            "base: &b\n  x: 1\nderived:\n  <<: *b\n  y: !!str 2\nmulti: >-\n  folded\n  text\nempty:\nlist: [a, {b: c}]\n",
+        ),
+        (
+            "a.html",
+            "<!DOCTYPE html><html><body><script>if (a < b && c) { x(); }</script><style>p > a { x: y }</style><input disabled><template><slot></slot></template></body></html>\n",
+        ),
+        (
+            "a.tsx",
+            "export default function A<T,>({ items }: { items: T[] }) { return <>{items.map((i) => <Item key={String(i)} {...props} />)}</>; }\n",
+        ),
+    ];
+    for (name, text) in samples {
+        assert_eq!(problems_of(name, text), vec![], "{name}: {text}");
+    }
+}
+
+#[test]
+fn a_header_counts_as_c_or_cpp_whichever_has_fewer_problems() {
+    let cpp_header = "#pragma once\nnamespace n {\ntemplate <typename T>\nclass Box {\n public:\n  \
+                      explicit Box(T v) : v_(v) {}\n  const T& get() const { return v_; }\n\n \
+                      private:\n  T v_;\n};\n}  // namespace n\n";
+    assert_eq!(problems_of("box.hpp", cpp_header), vec![]);
+    assert!(!problems_of_as(Lang::C, cpp_header).is_empty());
+    assert_eq!(
+        check(Path::new("box.h"), cpp_header),
+        Verdict::Checked {
+            language: "cpp",
+            problems: vec![]
+        }
+    );
+    let c_header = "#include <stddef.h>\nstruct s { int x; };\nint f(int n, int a[static n]);\n";
+    assert_eq!(
+        check(Path::new("s.h"), c_header),
+        Verdict::Checked {
+            language: "c",
+            problems: vec![]
+        }
+    );
+    let broken = "struct s { int x; }\nint f(void);\n";
+    assert_eq!(problems_of("s.h", broken).len(), 1);
+}
+
+fn problems_of_as(lang: Lang, text: &str) -> Vec<Problem> {
+    match check_as(lang, text) {
+        Verdict::Checked { problems, .. } => problems,
+        Verdict::CannotTell => panic!("expected a checked verdict"),
+    }
+}

@@ -33,7 +33,9 @@ pub(crate) fn grammar(lang: Lang) -> Option<Language> {
         Lang::Yaml => tree_sitter_yaml::LANGUAGE,
         Lang::Html => tree_sitter_html::LANGUAGE,
         Lang::Css => tree_sitter_css::LANGUAGE,
-        Lang::Json | Lang::Jsonc | Lang::JsonLines | Lang::Toml | Lang::Xml => return None,
+        Lang::Json | Lang::Jsonc | Lang::JsonLines | Lang::Toml | Lang::Xml | Lang::CHeader => {
+            return None;
+        }
     };
     Some(function.into())
 }
