@@ -1,6 +1,8 @@
-//! Meta commands: `schema`, `call`, `state` (spec 00 "Meta subcommands", spec 07).
+//! Meta commands: `schema`, `call`, `state`, `completions`, `man` (spec 00 "Meta
+//! subcommands", spec 07).
 
 pub mod call;
+pub mod people;
 pub mod schema;
 pub mod state;
 
@@ -11,13 +13,24 @@ use crate::error::{ToolError, ToolResult};
 
 /// The meta subcommands, added after the tools.
 pub fn meta_commands() -> Vec<Command> {
-    vec![schema::command(), call::command(), state::command()]
+    vec![
+        schema::command(),
+        call::command(),
+        state::command(),
+        people::completions_command(),
+        people::man_command(),
+    ]
 }
 
 /// Meta commands that run before (and without) a workspace context. `None` when `name` is not
 /// one of them.
-pub fn run_early(_name: &str, _m: &ArgMatches) -> Option<i32> {
-    None
+pub fn run_early(name: &str, m: &ArgMatches) -> Option<i32> {
+    let result = match name {
+        "completions" => people::run_completions(m),
+        "man" => people::run_man(m),
+        _ => return None,
+    };
+    Some(crate::cli::print_result(false, result))
 }
 
 /// Runs a meta command.

@@ -1,0 +1,200 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_agtool_global_optspecs
+    string join \n root= agent= config= json no-freshness no-syntax-check groups= timeout-ms= h/help V/version
+end
+
+function __fish_agtool_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_agtool_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_agtool_using_subcommand
+    set -l cmd (__fish_agtool_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c agtool -n "__fish_agtool_needs_command" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_needs_command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_needs_command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_needs_command" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_needs_command" -s V -l version -d 'Print version'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "read-file" -d 'Arguments of read-file'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'Arguments of list-dir'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-file" -d 'Arguments of write-file'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l offset -d 'First line to show, 1-based (default 1)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l limit -d 'Most lines to show (default 2000)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l mode -d 'slice (default) or indentation' -r -f -a "slice\t''
+indentation\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l indentation -d 'Indentation-mode options, as a JSON object on the command line' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l anchors -d 'Print each line as <n>:<hh>|text, anchors for edit-lines (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l tail -d 'Show the last N lines instead (cannot be combined with offset; CLI default 400)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l offset -d 'First entry to show, 1-based, in tree order (default 1)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l limit -d 'Most entries to show (default 25)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l depth -d 'How many levels deep to list (default 2)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l hidden -d 'Include hidden entries (default true)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l ignored -d 'Include entries matched by .gitignore/.ignore rules (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l content -d 'The whole new content (CLI: --content, or stdin). Written exactly as given; in an existing file, line breaks take the file\'s own line ending and encoding' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l overwrite -d 'Replace an existing file (default true); false refuses when the file exists' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l expected-mtime -d 'Refuse unless the file\'s modification time is this (RFC 3339, or integer ms since the Unix epoch)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l expected-size -d 'Refuse unless the file\'s size is this many bytes' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l allow-placeholders -d 'Write even when the new content looks like it elides code with a placeholder comment such as `// ... rest of code` (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l check-syntax -d 'Refuse a write that adds syntax errors (default true)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l dry-run -d 'Show the diff, write nothing (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The shape of each definition' -r -f -a "anthropic\t''
+openai\t''
+mcp\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-extensions -d 'Leave out the x-agtool metadata, for consumers that reject unknown keys'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l batch -d 'stdin holds a JSON array of envelopes; prints a JSON array of results'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "show" -d 'List every recorded (agent, path, tag)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "reset" -d 'Forget everything'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "show" -d 'List every recorded (agent, path, tag)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Forget everything'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l write -d 'Write every shell\'s file into DIR instead (the repository\'s completions/)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l write -d 'Write agtool.1 into DIR instead' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand man" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "read-file" -d 'Arguments of read-file'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "list-dir" -d 'Arguments of list-dir'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "write-file" -d 'Arguments of write-file'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "show" -d 'List every recorded (agent, path, tag)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "reset" -d 'Forget everything'
