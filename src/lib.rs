@@ -4,12 +4,13 @@
 //! Layout: [`tools`] holds one file per tool and the registry; [`workspace`] the root, path
 //! policy, file layer and state store; [`text`] content tags, editable text and rendering;
 //! [`cli`] turns the registry into the command line; [`commands`] the meta commands
-//! (`schema`, `call`, `state`).
+//! (`schema`, `call`, `state`); [`exec`] the process core behind the exec tools.
 
 pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod error;
+pub mod exec;
 pub mod text;
 pub mod tools;
 pub mod workspace;

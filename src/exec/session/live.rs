@@ -1,0 +1,247 @@
+//! One live session inside the server: the process, a pump thread reading its output and
+//! watching its exit, and a writer thread feeding its stdin.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ChildStdin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rustix::process::Signal;
+
+use super::PENDING_OUTPUT_CAP;
+use crate::exec::buffer::{HeadTailBuffer, RenderedOutput};
+use crate::exec::oneshot::DRAIN_AFTER_EXIT;
+use crate::exec::spawn::{
+    READ_CHUNK, SpawnError, Spawned, StdinMode, exit_code, read_chunk, spawn, try_reap, wait_io,
+};
+use crate::exec::tree::{Leaders, Tree, kill_tree, may_have_survivors, signal_group};
+
+/// How long the pump keeps reading after the session was terminated; a pipe held by a process
+/// we could not kill must not keep the thread forever.
+const PUMP_LINGER: Duration = Duration::from_secs(1);
+/// Poll period of the pump while nothing happens, so it notices termination.
+const PUMP_TICK: Duration = Duration::from_millis(250);
+
+/// What the pump and the callers share.
+struct State {
+    /// Output since the last call that collected it.
+    pending: HeadTailBuffer,
+    /// Exit code once the leader has been reaped.
+    exit: Option<i32>,
+    exited_at: Option<Instant>,
+    /// The output pipe reached EOF (every holder closed it).
+    eof: bool,
+}
+
+/// A running (or just exited) session.
+pub(crate) struct Session {
+    pub id: u64,
+    pub tree: Tree,
+    pub command: String,
+    pub started: Instant,
+    last_used: AtomicU64,
+    state: Mutex<State>,
+    changed: Condvar,
+    input: Mutex<Option<Sender<Vec<u8>>>>,
+    terminated: AtomicBool,
+}
+
+/// Output and status gathered by [`Session::collect`].
+pub(crate) struct Collected {
+    pub output: RenderedOutput,
+    /// Some(code) when the process has exited.
+    pub exit: Option<i32>,
+}
+
+impl Session {
+    /// Starts `argv` (prefix and shell already applied) in `workdir` with piped stdin, and the
+    /// threads that serve it.
+    pub fn start(
+        id: u64,
+        argv: &[String],
+        workdir: &Path,
+        command: String,
+        tag: String,
+        last_used: u64,
+    ) -> Result<Arc<Session>, SpawnError> {
+        let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag)?;
+        let (tx, rx) = channel::<Vec<u8>>();
+        let session = Arc::new(Session {
+            id,
+            tree: sp.tree.clone(),
+            command,
+            started: Instant::now(),
+            last_used: AtomicU64::new(last_used),
+            state: Mutex::new(State {
+                pending: HeadTailBuffer::new(PENDING_OUTPUT_CAP),
+                exit: None,
+                exited_at: None,
+                eof: false,
+            }),
+            changed: Condvar::new(),
+            input: Mutex::new(Some(tx)),
+            terminated: AtomicBool::new(false),
+        });
+        let mut sp = sp;
+        if let Some(stdin) = sp.stdin.take() {
+            // Without a writer the session only loses its input; the pump still serves it.
+            let _ = std::thread::Builder::new()
+                .name(format!("session-{id}-stdin"))
+                .spawn(move || feed_stdin(stdin, rx));
+        }
+        let pump_session = Arc::clone(&session);
+        let started = std::thread::Builder::new()
+            .name(format!("session-{id}-pump"))
+            .spawn(move || pump_session.pump(sp));
+        if let Err(e) = started {
+            // Nobody would read or reap it: end it now, and let the sweep reap the leader.
+            session.terminate();
+            Leaders::lock().remove(session.tree.pgid);
+            return Err(spawn_thread_error(argv, e));
+        }
+        Ok(session)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reads output and reaps the leader until both are done (or the session was terminated
+    /// and the pipe stays open past [`PUMP_LINGER`]).
+    fn pump(&self, mut sp: Spawned) {
+        let mut chunk = vec![0u8; READ_CHUNK];
+        let mut eof = false;
+        let mut reaped = false;
+        let mut terminated_at: Option<Instant> = None;
+        while !(eof && reaped) {
+            if self.terminated.load(Ordering::Relaxed) {
+                let since = *terminated_at.get_or_insert_with(Instant::now);
+                if since.elapsed() >= PUMP_LINGER {
+                    break;
+                }
+            }
+            let ready = wait_io(
+                (!eof).then_some(&sp.output),
+                sp.pidfd.as_ref(),
+                !reaped,
+                PUMP_TICK,
+            );
+            if ready.output {
+                let read = read_chunk(&mut sp.output, &mut chunk);
+                let mut st = self.lock();
+                match read {
+                    Ok(0) | Err(_) => {
+                        eof = true;
+                        st.eof = true;
+                    }
+                    Ok(n) => st.pending.push(&chunk[..n]),
+                }
+                self.changed.notify_all();
+            }
+            if ready.exit
+                && !reaped
+                && let Some(status) = try_reap(&mut sp.child)
+            {
+                reaped = true;
+                let mut st = self.lock();
+                st.exit = Some(exit_code(status));
+                st.exited_at = Some(Instant::now());
+                self.changed.notify_all();
+            }
+        }
+        if !reaped {
+            // Leave the zombie to the orphan sweep, which skips registered leaders.
+            Leaders::lock().remove(sp.tree.pgid);
+        }
+    }
+
+    /// Marks the session used now (`seq` from the server's use counter).
+    pub fn touch(&self, seq: u64) {
+        self.last_used.store(seq, Ordering::Relaxed);
+    }
+
+    pub fn last_used(&self) -> u64 {
+        self.last_used.load(Ordering::Relaxed)
+    }
+
+    /// Exit code, once the process has exited.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.lock().exit
+    }
+
+    /// Whether something of the session may still run: the leader, or a holder of its pipe.
+    pub fn is_live(&self) -> bool {
+        let st = self.lock();
+        st.exit.is_none() || !st.eof
+    }
+
+    /// Queues bytes for the process's stdin (written in order by the writer thread, so a
+    /// process that does not read cannot block the call). False when stdin is closed.
+    pub fn write(&self, bytes: Vec<u8>) -> bool {
+        let input = self.input.lock().unwrap_or_else(|e| e.into_inner());
+        input.as_ref().is_some_and(|tx| tx.send(bytes).is_ok())
+    }
+
+    /// SIGINT to the session's process group (write-stdin with `\u0003`).
+    pub fn interrupt(&self) {
+        signal_group(self.tree.pgid, Signal::INT);
+    }
+
+    /// Waits until `yield_for` passes or the process has exited with its output closed
+    /// (after an exit, a pipe still held open is waited on for at most 2 s), then takes the
+    /// output printed since the last call, cut to `budget` bytes.
+    pub fn collect(&self, yield_for: Duration, budget: usize) -> Collected {
+        let deadline = Instant::now() + yield_for;
+        let mut st = self.lock();
+        loop {
+            let until = match st.exited_at {
+                Some(_) if st.eof => break,
+                Some(at) => deadline.min(at + DRAIN_AFTER_EXIT),
+                None => deadline,
+            };
+            let now = Instant::now();
+            if now >= until {
+                break;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, until - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        let taken = st.pending.take();
+        Collected {
+            output: taken.render_within(budget),
+            exit: st.exit,
+        }
+    }
+
+    /// Ends the session: closes its stdin, kills whatever of its tree remains (spec 05 kill
+    /// sequence) and lets the pump finish. Safe to call more than once.
+    pub fn terminate(&self) {
+        self.terminated.store(true, Ordering::Relaxed);
+        self.input.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if may_have_survivors(&self.tree) {
+            // The pump reaps the leader; nothing to do here for it.
+            kill_tree(&self.tree, &mut || {});
+        }
+    }
+}
+
+fn feed_stdin(mut stdin: ChildStdin, rx: std::sync::mpsc::Receiver<Vec<u8>>) {
+    for bytes in rx {
+        if stdin.write_all(&bytes).is_err() {
+            break;
+        }
+    }
+}
+
+fn spawn_thread_error(argv: &[String], e: std::io::Error) -> SpawnError {
+    SpawnError {
+        argv0: argv.first().cloned().unwrap_or_default(),
+        reason: format!("cannot start a thread for the session: {e}"),
+    }
+}

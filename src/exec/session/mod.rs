@@ -1,0 +1,260 @@
+//! Sessions that outlive the call: exec-command and write-stdin (spec 05, "exec-command and
+//! write-stdin").
+//!
+//! A session server, one per workspace state directory, keeps the processes alive between
+//! agtool invocations. [`client`] is what the tools call: it finds the server (starting it on
+//! demand) and sends one request per connection over a Unix socket, as one line of JSON each
+//! way. [`server::run`] is the server's entry point (`agtool session-server --state-dir DIR`).
+//!
+//! Files, all in `<state dir>/sessions/` (mode 0700): `server.sock` (mode 0600, or a path
+//! under `$XDG_RUNTIME_DIR/agtool/` or `/tmp/agtool-<uid>/` when too long for a socket
+//! address), `server.json` (the server's pid, its socket path and the next session id),
+//! `server.lock` (held by the live server), `server.log` (its stdout and stderr).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+pub mod client;
+mod live;
+mod paths;
+mod protocol;
+pub mod server;
+mod table;
+
+pub use client::Client;
+
+/// First session id a server hands out when no earlier server left a record (spec 05).
+pub const FIRST_SESSION_ID: u64 = 1000;
+/// Most sessions held at once per workspace (spec 05).
+pub const MAX_SESSIONS: usize = 64;
+/// How many most recently used sessions pruning never touches (spec 05).
+pub const PROTECTED_RECENT: usize = 8;
+/// The server exits after this long with no live session and no request (spec 05).
+pub const IDLE_EXIT: Duration = Duration::from_secs(600);
+/// Output budget conversion: bytes = 4 × tokens (spec 05).
+pub const BYTES_PER_TOKEN: u64 = 4;
+/// Default `max_output_tokens` (spec 05).
+pub const DEFAULT_MAX_OUTPUT_TOKENS: u64 = 10_000;
+/// Output kept per session between two calls, in bytes (head half + tail half); a larger
+/// token budget is cut to this.
+pub const PENDING_OUTPUT_CAP: usize = 1 << 20;
+/// Shell used when the request names none (spec 05; config `exec.shell` overrides).
+pub const DEFAULT_SHELL: &str = "/bin/bash";
+/// exec-command's default `yield_time_ms` (spec 05).
+pub const EXEC_COMMAND_DEFAULT_YIELD_MS: u64 = 10_000;
+/// write-stdin's default `yield_time_ms` (spec 05).
+pub const WRITE_STDIN_DEFAULT_YIELD_MS: u64 = 250;
+/// Clamp for a call that starts a command or writes (spec 05), in ms.
+pub const WRITE_YIELD_RANGE: (u64, u64) = (250, 30_000);
+/// Clamp for an empty poll (spec 05), in ms.
+pub const POLL_YIELD_RANGE: (u64, u64) = (5_000, 300_000);
+/// The `chars` value that interrupts instead of writing: SIGINT to the session's group.
+pub const INTERRUPT: &str = "\u{3}";
+
+/// exec-command arguments (spec 05).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ExecCommandRequest {
+    /// Shell command line, run as `<shell> -c <cmd>` (`-lc` when `login`).
+    pub cmd: String,
+    /// Working directory. The client makes it absolute against its own current directory
+    /// (None = that directory) before sending, since the server's differs.
+    pub workdir: Option<PathBuf>,
+    /// Shell program; None = [`DEFAULT_SHELL`].
+    pub shell: Option<String>,
+    /// Run the shell as a login shell (`-lc`).
+    pub login: bool,
+    /// How long to wait for output before returning, ms; None = 10000; clamped to 250..30000.
+    pub yield_time_ms: Option<u64>,
+    /// Output budget in tokens (4 bytes each); None = 10000.
+    pub max_output_tokens: Option<u64>,
+    /// Config `exec.prefix`, put in front of the shell's argv.
+    pub prefix: Vec<String>,
+}
+
+/// write-stdin arguments (spec 05).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct WriteStdinRequest {
+    /// The session to write to or poll.
+    pub session_id: u64,
+    /// Text to write to the session's stdin; empty = only poll; [`INTERRUPT`] = SIGINT.
+    pub chars: String,
+    /// ms to wait for output; None = 250. A write is clamped to 250..30000, an empty poll to
+    /// 5000..300000.
+    pub yield_time_ms: Option<u64>,
+    /// Output budget in tokens (4 bytes each); None = 10000.
+    pub max_output_tokens: Option<u64>,
+}
+
+/// Whether the session's process is still running after a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SessionStatus {
+    /// Still running; the session stays and can be written to or polled.
+    Running {
+        /// The id to pass to write-stdin.
+        session_id: u64,
+    },
+    /// The process exited (code, or 128 + signal); the session was removed.
+    Exited {
+        /// Exit code.
+        exit_code: i32,
+    },
+}
+
+/// The result of exec-command or write-stdin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionReply {
+    /// Time the server spent on the call (spawn or write, then the wait).
+    pub wall_time: Duration,
+    /// Running (with id) or exited (with code).
+    pub status: SessionStatus,
+    /// Output printed since the previous call, head/tail cut to the budget, UTF-8.
+    pub output: String,
+    /// Lines printed since the previous call; Some only when bytes were omitted.
+    pub total_lines: Option<u64>,
+}
+
+impl SessionReply {
+    /// The text of spec 05: `Wall time: 1.0042 seconds`, the session or exit line,
+    /// `Total output lines` when bytes were omitted, then `Output:` and the output.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("Wall time: {:.4} seconds\n", self.wall_time.as_secs_f64());
+        match self.status {
+            SessionStatus::Running { session_id } => {
+                s.push_str(&format!("Process running with session ID {session_id}\n"))
+            }
+            SessionStatus::Exited { exit_code } => {
+                s.push_str(&format!("Process exited with code {exit_code}\n"))
+            }
+        }
+        if let Some(n) = self.total_lines {
+            s.push_str(&format!("Total output lines: {n}\n"));
+        }
+        s.push_str("Output:\n");
+        s.push_str(&self.output);
+        s
+    }
+}
+
+/// One row of `agtool sessions list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    /// Session id.
+    pub id: u64,
+    /// Pid of the session's shell (also its process group id).
+    pub pid: i32,
+    /// None while running; the exit code once the process has exited (not yet reported).
+    pub exit_code: Option<i32>,
+    /// Seconds since the session started.
+    pub age_secs: u64,
+    /// The command line as given.
+    pub command: String,
+}
+
+/// Why a session call failed. `Display` is the message for the model (the CLI adds `Error: `).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum SessionError {
+    /// No such session in this server (never was, exited and reported, or killed).
+    #[error("no session {0}")]
+    NoSession(u64),
+    /// The session belonged to a server that is no longer running.
+    #[error("session {0} is gone (the session server restarted)")]
+    Gone(u64),
+    /// The command line was empty.
+    #[error("cmd is empty; give a shell command line, e.g. \"npm test\"")]
+    EmptyCommand,
+    /// The working directory does not exist or is not a directory.
+    #[error("workdir {0} is not a directory")]
+    BadWorkdir(String),
+    /// The shell (or the prefix's program) could not be started.
+    #[error("cannot run {argv0}: {reason}")]
+    Spawn {
+        /// The program that was to be executed.
+        argv0: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The server could not be reached, started, or understood.
+    #[error("session server: {0}")]
+    Server(String),
+}
+
+impl From<crate::exec::SpawnError> for SessionError {
+    fn from(e: crate::exec::SpawnError) -> Self {
+        SessionError::Spawn {
+            argv0: e.argv0,
+            reason: e.reason,
+        }
+    }
+}
+
+/// Clamps a yield to `range` (spec 05: out-of-range values are clamped, not refused).
+pub(crate) fn clamp_yield(ms: u64, range: (u64, u64)) -> Duration {
+    Duration::from_millis(ms.clamp(range.0, range.1))
+}
+
+/// Output budget in bytes for `tokens` (None = default), at most [`PENDING_OUTPUT_CAP`].
+pub(crate) fn budget_bytes(tokens: Option<u64>) -> usize {
+    let tokens = tokens.unwrap_or(DEFAULT_MAX_OUTPUT_TOKENS);
+    tokens
+        .saturating_mul(BYTES_PER_TOKEN)
+        .min(PENDING_OUTPUT_CAP as u64) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_text_matches_the_spec() {
+        let r = SessionReply {
+            wall_time: Duration::from_micros(1_004_200),
+            status: SessionStatus::Running { session_id: 1003 },
+            output: "hi\n".into(),
+            total_lines: None,
+        };
+        assert_eq!(
+            r.to_text(),
+            "Wall time: 1.0042 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
+        );
+        let r = SessionReply {
+            status: SessionStatus::Exited { exit_code: 3 },
+            total_lines: Some(7),
+            ..r
+        };
+        assert_eq!(
+            r.to_text(),
+            "Wall time: 1.0042 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
+        );
+    }
+
+    #[test]
+    fn budgets_and_clamps() {
+        assert_eq!(budget_bytes(None), 40_000);
+        assert_eq!(budget_bytes(Some(10)), 40);
+        assert_eq!(budget_bytes(Some(u64::MAX)), PENDING_OUTPUT_CAP);
+        assert_eq!(
+            clamp_yield(1, WRITE_YIELD_RANGE),
+            Duration::from_millis(250)
+        );
+        assert_eq!(
+            clamp_yield(99_999, WRITE_YIELD_RANGE),
+            Duration::from_secs(30)
+        );
+        assert_eq!(clamp_yield(250, POLL_YIELD_RANGE), Duration::from_secs(5));
+        assert_eq!(
+            clamp_yield(10_000_000, POLL_YIELD_RANGE),
+            Duration::from_secs(300)
+        );
+    }
+
+    #[test]
+    fn error_messages_match_the_spec() {
+        assert_eq!(SessionError::NoSession(1001).to_string(), "no session 1001");
+        assert_eq!(
+            SessionError::Gone(1001).to_string(),
+            "session 1001 is gone (the session server restarted)"
+        );
+    }
+}

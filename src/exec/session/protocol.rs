@@ -1,0 +1,52 @@
+//! Wire format between client and session server: one connection per request, one line of
+//! JSON each way (the request, then the response).
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::net::UnixStream;
+
+use serde::{Deserialize, Serialize};
+
+use super::{ExecCommandRequest, SessionError, SessionInfo, SessionReply, WriteStdinRequest};
+
+/// Largest request or response line accepted, in bytes (a write-stdin body lives in it).
+pub(crate) const MAX_LINE: u64 = 64 << 20;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub(crate) enum Request {
+    ExecCommand(ExecCommandRequest),
+    WriteStdin(WriteStdinRequest),
+    List,
+    Kill { session_id: u64 },
+    KillAll,
+    Stop,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "snake_case")]
+pub(crate) enum Response {
+    Output(SessionReply),
+    Sessions { sessions: Vec<SessionInfo> },
+    Killed { ids: Vec<u64> },
+    Stopping,
+    Failed { error: SessionError },
+}
+
+/// Writes `msg` as one JSON line.
+pub(crate) fn send<T: Serialize>(stream: &mut UnixStream, msg: &T) -> io::Result<()> {
+    let mut line = serde_json::to_vec(msg)?;
+    line.push(b'\n');
+    stream.write_all(&line)?;
+    stream.flush()
+}
+
+/// Reads one JSON line. EOF before any byte is `UnexpectedEof`.
+pub(crate) fn receive<T: for<'de> Deserialize<'de>>(stream: &UnixStream) -> io::Result<T> {
+    let mut reader = BufReader::new(stream.take(MAX_LINE));
+    let mut line = Vec::new();
+    reader.read_until(b'\n', &mut line)?;
+    if line.is_empty() {
+        return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+    }
+    serde_json::from_slice(&line).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}

@@ -1,0 +1,257 @@
+//! Starting commands (spec 05, "Common to all"): fixed environment, argv prefix, `setsid`,
+//! stdout and stderr on one pipe, and waiting on that pipe and the child's exit together.
+
+use std::io::{self, PipeReader, Read};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+
+use super::tree::{Leaders, TAG_VAR, Tree, become_subreaper};
+
+/// Environment set over the inherited one for every command (spec 05): a model reads plain
+/// text, and a pager or an editor waiting on a terminal would hang the call.
+pub const FIXED_ENV: &[(&str, &str)] = &[
+    ("NO_COLOR", "1"),
+    ("TERM", "dumb"),
+    ("LANG", "C.UTF-8"),
+    ("LC_CTYPE", "C.UTF-8"),
+    ("LC_ALL", "C.UTF-8"),
+    ("COLORTERM", ""),
+    ("PAGER", "cat"),
+    ("GIT_PAGER", "cat"),
+    ("GH_PAGER", "cat"),
+    ("GIT_TERMINAL_PROMPT", "0"),
+    ("GIT_EDITOR", "true"),
+    ("EDITOR", "true"),
+    ("VISUAL", "true"),
+];
+
+/// What the child's stdin is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StdinMode {
+    /// `/dev/null`: reads get EOF at once (one-shot exec).
+    Closed,
+    /// A pipe kept open for writes (sessions).
+    Piped,
+}
+
+/// A started command: its `Child`, the read end of its combined stdout/stderr pipe, its tree.
+pub(crate) struct Spawned {
+    pub child: Child,
+    pub output: PipeReader,
+    pub stdin: Option<ChildStdin>,
+    pub tree: Tree,
+    /// A pidfd for the child (Linux ≥ 5.3), so exit can be polled beside the pipe.
+    pub pidfd: Option<OwnedFd>,
+}
+
+/// Why a command could not be started: `cannot run <argv0>: <reason>` (spec 05).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot run {argv0}: {reason}")]
+pub struct SpawnError {
+    /// The program that was to be executed (the prefix's first word when a prefix is set).
+    pub argv0: String,
+    /// What went wrong, in words.
+    pub reason: String,
+}
+
+/// `prefix ++ argv`: the config's `exec.prefix` goes in front of every command.
+pub fn with_prefix(prefix: &[String], argv: &[String]) -> Vec<String> {
+    prefix.iter().chain(argv).cloned().collect()
+}
+
+/// A tag unique to this process and call, for [`TAG_VAR`].
+pub(crate) fn next_tag(kind: &str) -> String {
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, Ordering::Relaxed);
+    format!("{kind}{}.{n}", std::process::id())
+}
+
+/// Starts `argv` (already prefixed) in a new session with the fixed environment plus
+/// `TAG_VAR=tag`, in `workdir` (None: the current directory), stdout and stderr sharing one
+/// pipe. The leader is registered so the zombie sweep leaves its status to the `Child`.
+pub(crate) fn spawn(
+    argv: &[String],
+    workdir: Option<&Path>,
+    stdin: StdinMode,
+    tag: String,
+) -> Result<Spawned, SpawnError> {
+    let argv0 = argv.first().cloned().unwrap_or_default();
+    let fail = |reason: String| SpawnError {
+        argv0: argv0.clone(),
+        reason,
+    };
+    if argv0.is_empty() {
+        return Err(fail("the command is empty".into()));
+    }
+    become_subreaper();
+    let (reader, writer) = io::pipe().map_err(|e| fail(describe(&e)))?;
+    let writer2 = writer.try_clone().map_err(|e| fail(describe(&e)))?;
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..])
+        .envs(FIXED_ENV.iter().copied())
+        .env(TAG_VAR, &tag)
+        .stdout(writer)
+        .stderr(writer2)
+        .stdin(match stdin {
+            StdinMode::Closed => Stdio::null(),
+            StdinMode::Piped => Stdio::piped(),
+        });
+    if let Some(dir) = workdir {
+        cmd.current_dir(dir);
+    }
+    // SAFETY: the closure only calls setsid(2), which is async-signal-safe, and touches no
+    // memory shared with the parent.
+    unsafe {
+        cmd.pre_exec(|| rustix::process::setsid().map(drop).map_err(io::Error::from));
+    }
+    let mut leaders = Leaders::lock();
+    let mut child = cmd.spawn().map_err(|e| fail(describe(&e)))?;
+    leaders.insert(child.id() as i32);
+    drop(leaders);
+    // The parent's copies of the write end must go, or the pipe never reports EOF.
+    drop(cmd);
+    let pid = child.id() as i32;
+    let pidfd = rustix::process::Pid::from_raw(pid)
+        .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok());
+    Ok(Spawned {
+        stdin: child.stdin.take(),
+        child,
+        output: reader,
+        tree: Tree { pgid: pid, tag },
+        pidfd,
+    })
+}
+
+/// Words for a spawn failure, without Rust's `(os error N)` suffix.
+fn describe(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory (not found on PATH)".into(),
+        io::ErrorKind::PermissionDenied => "permission denied (is it executable?)".into(),
+        _ => {
+            let s = e.to_string();
+            match s.find(" (os error") {
+                Some(i) => s[..i].to_string(),
+                None => s,
+            }
+        }
+    }
+}
+
+/// Collects the leader's exit status once and unregisters it, atomically with respect to the
+/// zombie sweep (so a reused pid cannot be confused with it).
+pub(crate) fn try_reap(child: &mut Child) -> Option<ExitStatus> {
+    let mut leaders = Leaders::lock();
+    match child.try_wait() {
+        Ok(Some(st)) => {
+            leaders.remove(child.id() as i32);
+            Some(st)
+        }
+        Ok(None) => None,
+        Err(_) => {
+            // Someone else reaped it (should not happen); treat it as gone.
+            leaders.remove(child.id() as i32);
+            Some(std::os::unix::process::ExitStatusExt::from_raw(0))
+        }
+    }
+}
+
+/// Waits up to `limit` for the leader to be reaped after it was sent SIGKILL. A process stuck
+/// in uninterruptible sleep may outlive that: None, and it stays registered.
+pub(crate) fn reap_blocking(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let end = std::time::Instant::now() + limit;
+    loop {
+        if let Some(st) = try_reap(child) {
+            return Some(st);
+        }
+        if std::time::Instant::now() >= end {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Exit code as a shell reports it: the code, or 128 + signal number.
+pub(crate) fn exit_code(status: ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => c,
+        (None, Some(sig)) => 128 + sig,
+        (None, None) => -1,
+    }
+}
+
+/// What woke [`wait_io`].
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Ready {
+    /// The pipe has data or reached EOF.
+    pub output: bool,
+    /// The child may have exited (its pidfd fired, or no pidfd: time to check).
+    pub exit: bool,
+}
+
+/// How often exit is checked when there is no pidfd.
+const EXIT_TICK: Duration = Duration::from_millis(10);
+
+/// Waits up to `timeout` for output on `output` (when given) or the child's exit (when `pidfd`
+/// is given; without one the wait is cut to a short tick and `exit` is reported as a hint).
+pub(crate) fn wait_io(
+    output: Option<&PipeReader>,
+    pidfd: Option<&OwnedFd>,
+    watch_exit: bool,
+    timeout: Duration,
+) -> Ready {
+    let mut fds = Vec::with_capacity(2);
+    if let Some(o) = output {
+        fds.push(PollFd::new(o, PollFlags::IN));
+    }
+    let pid_slot = match (watch_exit, pidfd) {
+        (true, Some(p)) => {
+            fds.push(PollFd::new(p, PollFlags::IN));
+            Some(fds.len() - 1)
+        }
+        _ => None,
+    };
+    let timeout = if watch_exit && pid_slot.is_none() {
+        timeout.min(EXIT_TICK)
+    } else {
+        timeout
+    };
+    let ts = Timespec {
+        tv_sec: timeout.as_secs() as _,
+        tv_nsec: timeout.subsec_nanos() as _,
+    };
+    let n = poll(&mut fds, Some(&ts)).unwrap_or(0);
+    let fired = |i: usize| !fds[i].revents().is_empty();
+    Ready {
+        output: n > 0 && output.is_some() && fired(0),
+        exit: watch_exit && pid_slot.is_none_or(|i| n > 0 && fired(i)),
+    }
+}
+
+/// Reads once from a pipe that [`wait_io`] reported ready. `Ok(0)` is EOF.
+pub(crate) fn read_chunk(output: &mut PipeReader, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match output.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
+    }
+}
+
+/// Size of one read from the output pipe.
+pub(crate) const READ_CHUNK: usize = 64 * 1024;
+
+/// Lets the pipe hold more before the writer blocks, which cuts context switches for chatty
+/// commands. Best effort: the kernel caps it (`/proc/sys/fs/pipe-max-size`).
+pub(crate) fn widen_pipe(output: &PipeReader) {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::pipe::fcntl_setpipe_size(output.as_fd(), 1 << 20);
+    #[cfg(not(target_os = "linux"))]
+    let _ = output.as_fd();
+}
