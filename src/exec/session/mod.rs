@@ -21,6 +21,8 @@ mod live;
 mod paths;
 mod protocol;
 pub mod server;
+#[cfg(test)]
+mod server_tests;
 mod table;
 
 pub use client::Client;
