@@ -151,10 +151,22 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     };
     if let Some(spec) = tools::find(name) {
         let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
-        return print_result(ctx.json, result);
+        let passed_through = passed_exit_code(sub, &result);
+        let code = print_result(ctx.json, result);
+        return passed_through.unwrap_or(code);
     }
     let result = commands::run(name, sub, &ctx);
     print_result(ctx.json, result)
+}
+
+/// With `--exit-code` (exec, spec 05: "for scripts"), the command's own exit code, which the
+/// tool reports in its `exit_code` field; None otherwise.
+fn passed_exit_code(m: &ArgMatches, result: &ToolResult) -> Option<i32> {
+    if !matches!(m.try_get_one::<bool>("exit_code"), Ok(Some(true))) {
+        return None;
+    }
+    let code = result.as_ref().ok()?.fields.get("exit_code")?.as_i64()?;
+    i32::try_from(code).ok()
 }
 
 /// The JSON arguments of a direct subcommand: `--args` or the flags, then the body from stdin.
@@ -255,11 +267,14 @@ fn read_stdin_body(field: &str) -> Result<Option<String>, ToolError> {
 /// Runs a tool on a JSON object under its timeout (spec 07, "Timeouts"): the default of the
 /// tool, or `--timeout-ms`. A timed-out call is reported with exit 124; the process exits
 /// right after, which stops the work (writes are atomic, so the old file stays).
+/// Tools without a default timeout (the exec group) time themselves: exec reads
+/// `--timeout-ms` as its own `timeout_ms` and must kill its process tree before returning, so
+/// exiting under it would leave the tree running.
 pub fn run_with_timeout(ctx: &Ctx, spec: &ToolSpec, value: Value) -> ToolResult {
-    let timeout = ctx.timeout_ms.or(spec.meta.timeout_ms);
-    let Some(ms) = timeout else {
+    let Some(default_ms) = spec.meta.timeout_ms else {
         return (spec.run_json)(ctx, value);
     };
+    let ms = ctx.timeout_ms.unwrap_or(default_ms);
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let run = spec.run_json;

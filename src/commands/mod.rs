@@ -1,9 +1,10 @@
-//! Meta commands: `schema`, `call`, `state`, `completions`, `man` (spec 00 "Meta
-//! subcommands", spec 07).
+//! Meta commands: `schema`, `call`, `state`, `sessions`, `completions`, `man` (spec 00 "Meta
+//! subcommands", spec 05, spec 07), and the hidden `session-server`.
 
 pub mod call;
 pub mod people;
 pub mod schema;
+pub mod sessions;
 pub mod state;
 
 use clap::{ArgMatches, Command};
@@ -17,8 +18,10 @@ pub fn meta_commands() -> Vec<Command> {
         schema::command(),
         call::command(),
         state::command(),
+        sessions::command(),
         people::completions_command(),
         people::man_command(),
+        sessions::server_command(),
     ]
 }
 
@@ -26,6 +29,7 @@ pub fn meta_commands() -> Vec<Command> {
 /// one of them.
 pub fn run_early(name: &str, m: &ArgMatches) -> Option<i32> {
     let result = match name {
+        "session-server" => return Some(sessions::run_server(m)),
         "completions" => people::run_completions(m),
         "man" => people::run_man(m),
         _ => return None,
@@ -39,6 +43,7 @@ pub fn run(name: &str, m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         "schema" => schema::run(m, ctx),
         "call" => call::run(m, ctx),
         "state" => state::run(m, ctx),
+        "sessions" => sessions::run(m, ctx),
         other => Err(ToolError::usage(format!("unknown command {other}"))),
     }
 }

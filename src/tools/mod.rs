@@ -6,9 +6,12 @@
 //! and `schema` all come from that definition, so they cannot drift.
 
 pub mod args;
+pub mod exec;
+pub mod exec_command;
 pub mod list_dir;
 pub mod read_file;
 pub mod write_file;
+pub mod write_stdin;
 pub mod write_support;
 
 use clap::Command;
@@ -148,6 +151,9 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<read_file::ReadFile>(),
         spec::<list_dir::ListDir>(),
         spec::<write_file::WriteFile>(),
+        spec::<exec::Exec>(),
+        spec::<exec_command::ExecCommand>(),
+        spec::<write_stdin::WriteStdin>(),
     ]
 }
 

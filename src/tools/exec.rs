@@ -1,0 +1,135 @@
+//! `exec`: run a command once, without a shell, and report its exit code and output
+//! (spec 05, "exec (one shot)"). The process work lives in [`crate::exec`].
+
+use std::path::PathBuf;
+
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::exec::oneshot::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
+use crate::exec::{ExecError, ExecRequest};
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::policy::Access;
+
+/// Largest `max_output_bytes`: the buffer holds this much at most, whatever the command prints.
+pub const MAX_OUTPUT_BYTES_LIMIT: u64 = 16 << 20;
+
+/// Arguments of exec.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ExecArgs {
+    /// The program and its arguments, run as is: no shell (write ["bash", "-lc", "..."] for
+    /// pipes, globs or &&).
+    #[arg(
+        required = true,
+        num_args = 1..,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGV"
+    )]
+    #[schemars(length(min = 1))]
+    pub command: Vec<String>,
+    /// Working directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub workdir: Option<String>,
+    /// Kill the command (and everything it started) after this many milliseconds (default
+    /// 10000; CLI: the global --timeout-ms).
+    #[arg(skip)]
+    #[schemars(range(min = 1, max = 600_000))]
+    pub timeout_ms: Option<u64>,
+    /// Output budget in bytes: the first half and the last half are kept, the middle is
+    /// dropped and counted (default 30000).
+    #[arg(long, value_name = "BYTES")]
+    #[schemars(range(min = 1, max = 16_777_216))]
+    pub max_output_bytes: Option<u64>,
+    /// CLI only: exit with the command's exit code instead of 0.
+    #[arg(long)]
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub exit_code: bool,
+}
+
+/// The exec tool.
+pub struct Exec;
+
+impl Tool for Exec {
+    type Args = ExecArgs;
+    const NAME: &'static str = "exec";
+    const META: ToolMeta = ToolMeta {
+        description: "Run a command once and return its exit code and output.\n\
+command is an argv list passed to the program directly, no shell: use [\"bash\", \"-lc\", \"...\"] \
+for pipes, globs, && or redirects. stdin is closed; stdout and stderr come interleaved. The command \
+and everything it starts are killed after timeout_ms (default 10000, exit code 124). Long output \
+keeps its head and tail. For servers, watchers and REPLs use exec_command instead.",
+        examples: "  agtool exec -- cargo test --quiet\n  agtool exec --workdir web -- npm run lint\n  agtool exec --timeout-ms 60000 -- bash -lc 'make 2>&1 | tail -50'\n  agtool exec --exit-code -- git diff --quiet",
+        group: Group::Exec,
+        sensitive: true,
+        serial: true,
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+        timeout_ms: None,
+        body: None,
+        tags: &["exec", "process"],
+    };
+
+    fn run(ctx: &Ctx, args: ExecArgs) -> ToolResult {
+        let timeout_ms = args
+            .timeout_ms
+            .or(ctx.timeout_ms)
+            .or(ctx.config.exec.as_ref().and_then(|e| e.timeout_ms))
+            .unwrap_or(DEFAULT_TIMEOUT_MS);
+        if timeout_ms == 0 || timeout_ms > MAX_TIMEOUT_MS {
+            return Err(ToolError::usage(
+                ExecError::BadTimeout(timeout_ms).to_string(),
+            ));
+        }
+        let req = ExecRequest {
+            argv: args.command,
+            workdir: workdir(ctx, args.workdir.as_deref())?,
+            timeout_ms,
+            max_output_bytes: args.max_output_bytes.map_or(DEFAULT_MAX_OUTPUT_BYTES, |b| {
+                b.min(MAX_OUTPUT_BYTES_LIMIT) as usize
+            }),
+            prefix: exec_prefix(ctx),
+        };
+        let outcome = crate::exec::run(&req).map_err(|e| match e {
+            ExecError::EmptyCommand | ExecError::BadTimeout(_) => ToolError::usage(e.to_string()),
+            ExecError::BadWorkdir(_) | ExecError::Spawn(_) => ToolError::refused(e.to_string()),
+        })?;
+        Ok(Output::text(outcome.to_text())
+            .with("exit_code", outcome.exit_code)
+            .with("timed_out", outcome.timed_out)
+            .with("wall_time_ms", outcome.wall_time.as_millis() as u64)
+            .with("total_lines", outcome.output.total_lines)
+            .with("omitted_bytes", outcome.output.omitted_bytes))
+    }
+}
+
+/// Config `exec.prefix` (spec 05 "Backend"), empty when unset.
+pub fn exec_prefix(ctx: &Ctx) -> Vec<String> {
+    ctx.config
+        .exec
+        .as_ref()
+        .and_then(|e| e.prefix.clone())
+        .unwrap_or_default()
+}
+
+/// Checks a caller-spelled workdir against the read policy (spec 05 "workdir must pass the
+/// read policy") and that it is a directory. None stays None (the current directory).
+pub fn workdir(ctx: &Ctx, spelled: Option<&str>) -> Result<Option<PathBuf>, ToolError> {
+    let Some(spelled) = spelled else {
+        return Ok(None);
+    };
+    let checked = ctx.check_path(spelled, Access::Read)?;
+    if !checked.real.is_dir() {
+        return Err(ToolError::refused(format!(
+            "workdir {spelled} is not a directory; give an existing folder"
+        )));
+    }
+    Ok(Some(checked.real))
+}

@@ -1,0 +1,110 @@
+//! `exec-command`: start a shell command as a session that outlives the call (spec 05,
+//! "exec-command and write-stdin"). The session server lives in [`crate::exec::session`].
+
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::exec::session::{self, ExecCommandRequest, SessionError, SessionReply, SessionStatus};
+use crate::tools::exec::{exec_prefix, workdir};
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::root;
+
+/// Arguments of exec-command.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ExecCommandArgs {
+    /// The shell command line, run as `<shell> -c <cmd>`.
+    #[arg(value_name = "CMD")]
+    #[schemars(length(min = 1))]
+    pub cmd: String,
+    /// Working directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub workdir: Option<String>,
+    /// The shell (default: config exec.shell, else /bin/bash).
+    #[arg(long)]
+    pub shell: Option<String>,
+    /// Run the shell as a login shell (-lc instead of -c; default false).
+    #[arg(long)]
+    pub login: Option<bool>,
+    /// How long to wait for output before returning, in ms (default 10000; 250..30000). The
+    /// call returns earlier when the command exits.
+    #[arg(long, value_name = "MS")]
+    pub yield_time_ms: Option<u64>,
+    /// Output budget in tokens, 4 bytes each (default 10000); longer output keeps its head
+    /// and tail.
+    #[arg(long, value_name = "N")]
+    pub max_output_tokens: Option<u64>,
+}
+
+/// The exec-command tool.
+pub struct ExecCommand;
+
+impl Tool for ExecCommand {
+    type Args = ExecCommandArgs;
+    const NAME: &'static str = "exec_command";
+    const META: ToolMeta = ToolMeta {
+        description: "Start a shell command that keeps running between calls (a server, a watcher, a REPL).\n\
+Waits up to yield_time_ms for output, then returns what was printed. If the process is still \
+running, the reply says `Process running with session ID <id>`: pass that id to write_stdin to \
+send input or read more output. Otherwise it gives the exit code. No terminal: programs see pipes. \
+For a command that simply runs to completion, exec is simpler.",
+        examples: "  agtool exec-command 'npm run dev' --yield-time-ms 3000\n  agtool exec-command 'python3 -i -q' --yield-time-ms 1000\n  agtool exec-command 'cargo watch -x check' --workdir crates/core",
+        group: Group::Exec,
+        sensitive: true,
+        serial: true,
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+        timeout_ms: None,
+        body: None,
+        tags: &["exec", "process", "session"],
+    };
+
+    fn run(ctx: &Ctx, args: ExecCommandArgs) -> ToolResult {
+        let workdir = workdir(ctx, args.workdir.as_deref())?.unwrap_or_else(|| ctx.cwd.clone());
+        let shell = args
+            .shell
+            .or_else(|| ctx.config.exec.as_ref().and_then(|e| e.shell.clone()));
+        let state_dir = root::ensure_state_dir(&ctx.root).map_err(|e| {
+            ToolError::refused(format!("cannot create {}: {e}", ctx.state_dir().display()))
+        })?;
+        let req = ExecCommandRequest {
+            cmd: args.cmd,
+            workdir: Some(workdir),
+            shell,
+            login: args.login.unwrap_or(false),
+            yield_time_ms: args.yield_time_ms,
+            max_output_tokens: args.max_output_tokens,
+            prefix: exec_prefix(ctx),
+        };
+        reply_output(session::client::exec_command(&state_dir, &req))
+    }
+}
+
+/// The tool result for a session reply: the spec 05 text, plus `session_id` or `exit_code`,
+/// `wall_time_ms` and `total_lines` for `--json`.
+pub fn reply_output(reply: Result<SessionReply, SessionError>) -> ToolResult {
+    let reply = reply.map_err(session_error)?;
+    let mut out =
+        Output::text(reply.to_text()).with("wall_time_ms", reply.wall_time.as_millis() as u64);
+    out = match reply.status {
+        SessionStatus::Running { session_id } => out.with("session_id", session_id),
+        SessionStatus::Exited { exit_code } => out.with("exit_code", exit_code),
+    };
+    if let Some(n) = reply.total_lines {
+        out = out.with("total_lines", n);
+    }
+    Ok(out)
+}
+
+/// Session errors as tool errors: an empty command is an argument error, the rest refusals.
+pub fn session_error(e: SessionError) -> ToolError {
+    match e {
+        SessionError::EmptyCommand => ToolError::usage(e.to_string()),
+        _ => ToolError::refused(e.to_string()),
+    }
+}

@@ -1,0 +1,72 @@
+//! `write-stdin`: write to a session started by exec-command, or poll it for output
+//! (spec 05, "exec-command and write-stdin").
+
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::ToolResult;
+use crate::exec::session::{self, SessionError, WriteStdinRequest};
+use crate::tools::exec_command::reply_output;
+use crate::tools::{Group, Tool, ToolMeta};
+
+/// Arguments of write-stdin.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct WriteStdinArgs {
+    /// The session id exec_command returned.
+    #[arg(value_name = "SESSION_ID")]
+    pub session_id: u64,
+    /// Text to write to the process's stdin, e.g. "print(1)\n" (CLI: --chars, or stdin).
+    /// Empty (the default) only polls for output; "\u0003" sends Ctrl-C (SIGINT) instead.
+    #[arg(long)]
+    pub chars: Option<String>,
+    /// How long to wait for output, in ms (default 250; 250..30000 after a write; an empty
+    /// poll waits 5000..300000). The call returns earlier when the process exits.
+    #[arg(long, value_name = "MS")]
+    pub yield_time_ms: Option<u64>,
+    /// Output budget in tokens, 4 bytes each (default 10000).
+    #[arg(long, value_name = "N")]
+    pub max_output_tokens: Option<u64>,
+}
+
+/// The write-stdin tool.
+pub struct WriteStdin;
+
+impl Tool for WriteStdin {
+    type Args = WriteStdinArgs;
+    const NAME: &'static str = "write_stdin";
+    const META: ToolMeta = ToolMeta {
+        description: "Send input to a running exec_command session, or read its new output.\n\
+chars is written to the process's stdin as is (end a line with \\n); leave it empty to just wait \
+for more output; \"\\u0003\" interrupts (Ctrl-C). Returns the output printed since the last call, \
+and either the session id (still running) or the exit code (then the session is gone).",
+        examples: "  agtool write-stdin 1000 --chars $'print(6*7)\\n'\n  agtool write-stdin 1000 --yield-time-ms 5000\n  printf 'q\\n' | agtool write-stdin 1000",
+        group: Group::Exec,
+        sensitive: true,
+        serial: true,
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+        timeout_ms: None,
+        body: Some("chars"),
+        tags: &["exec", "process", "session"],
+    };
+
+    fn run(ctx: &Ctx, args: WriteStdinArgs) -> ToolResult {
+        let req = WriteStdinRequest {
+            session_id: args.session_id,
+            chars: args.chars.unwrap_or_default(),
+            yield_time_ms: args.yield_time_ms,
+            max_output_tokens: args.max_output_tokens,
+        };
+        let state_dir = ctx.state_dir();
+        if !state_dir.is_dir() {
+            // No state folder: no session was ever started here. Do not start a server.
+            return reply_output(Err(SessionError::NoSession(args.session_id)));
+        }
+        reply_output(session::client::write_stdin(&state_dir, &req))
+    }
+}

@@ -1,0 +1,310 @@
+//! `agtool exec` through the real binary (spec 05, "exec (one shot)"), and the shared exec
+//! edge cases (tests/data/exec-edge-cases.json, copied from the project's shared cases).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Workspace, assert_none_with, processes_with, unique_sleep};
+use predicates::prelude::*;
+use serde_json::{Value, json};
+
+#[test]
+fn shared_exec_edge_cases() {
+    let cases: Vec<Value> =
+        serde_json::from_str(include_str!("data/exec-edge-cases.json")).unwrap();
+    assert_eq!(cases.len(), 3);
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        let ws = Workspace::new();
+        for (name, spec) in case["files"].as_object().unwrap() {
+            std::fs::write(ws.path().join(name), spec["text"].as_str().unwrap()).unwrap();
+        }
+        for step in case["steps"].as_array().unwrap() {
+            let started = Instant::now();
+            let (code, out) = ws.call(step["tool"].as_str().unwrap(), &step["args"]);
+            let took = started.elapsed();
+            if let Some(exit) = step["exit"].as_i64() {
+                assert_eq!(i64::from(code), exit, "{id}: {out}");
+            }
+            if let Some(re) = step["output_matches"].as_str() {
+                assert!(
+                    predicate::str::is_match(re).unwrap().eval(&out),
+                    "{id}: {out:?} does not match {re}"
+                );
+            }
+            if let Some(max) = step["max_seconds"].as_f64() {
+                assert!(took.as_secs_f64() <= max, "{id}: took {took:?}");
+            }
+            if let Some(marker) = step["no_process_after"].as_str() {
+                let left = processes_with(marker);
+                assert!(left.is_empty(), "{id}: left {left:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn text_shape_and_exit_status() {
+    let ws = Workspace::new();
+    ws.cmd()
+        .args(["exec", "--", "sh", "-c", "echo out; echo err >&2; exit 5"])
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::is_match(
+                r"^Exit code: 5\nWall time: \d+\.\d seconds\nOutput:\nout\nerr\n$",
+            )
+            .unwrap(),
+        );
+    ws.cmd()
+        .args(["exec", "--exit-code", "--", "sh", "-c", "exit 5"])
+        .assert()
+        .code(5);
+}
+
+#[test]
+fn json_arguments_and_envelope_fields() {
+    let ws = Workspace::new();
+    let out = ws
+        .cmd()
+        .args([
+            "exec",
+            "--json",
+            "--args",
+            r#"{"command":["sh","-c","echo hi"],"timeout_ms":5000}"#,
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["exit_code"], 0);
+    assert_eq!(v["timed_out"], false);
+    assert!(v["output"].as_str().unwrap().ends_with("Output:\nhi\n"));
+}
+
+#[test]
+fn bad_input_gets_clear_errors() {
+    let ws = Workspace::new();
+    let (code, out) = ws.call("exec", &json!({"command": []}));
+    assert_eq!(code, 2, "{out}");
+    let (code, _) = ws.call("exec", &json!({"command": ["true"], "timeout_ms": 0}));
+    assert_eq!(code, 2);
+    let (code, _) = ws.call("exec", &json!({"command": ["true"], "timeout_ms": 600_001}));
+    assert_eq!(code, 2);
+    ws.cmd()
+        .args(["exec", "--", "agtool-no-such-program", "x"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with(
+            "Error: cannot run agtool-no-such-program: ",
+        ));
+    std::fs::write(ws.path().join("notexec.sh"), "#!/bin/sh\necho hi\n").unwrap();
+    ws.cmd()
+        .args(["exec", "--", "./notexec.sh"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "cannot run ./notexec.sh: permission denied",
+        ));
+    ws.cmd()
+        .args(["exec", "--workdir", "missing", "--", "true"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("Error: "));
+    // A workdir outside the workspace fails the read policy.
+    ws.cmd()
+        .args(["exec", "--workdir", "/", "--", "true"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("Error: "));
+}
+
+#[test]
+fn workdir_relative_to_the_current_directory() {
+    let ws = Workspace::new();
+    std::fs::create_dir_all(ws.path().join("sub/inner")).unwrap();
+    ws.cmd()
+        .current_dir(ws.path().join("sub"))
+        .args(["exec", "--workdir", "inner", "--", "pwd"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with("/sub/inner\n"));
+}
+
+#[test]
+fn config_prefix_wraps_every_command() {
+    let ws = Workspace::new();
+    std::fs::create_dir(ws.path().join(".agent-state")).unwrap();
+    std::fs::write(
+        ws.path().join(".agent-state/config.toml"),
+        "[exec]\nprefix = [\"env\", \"FOO=1\"]\n",
+    )
+    .unwrap();
+    ws.cmd()
+        .args(["exec", "--", "sh", "-c", "echo FOO=$FOO"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with("Output:\nFOO=1\n"));
+}
+
+#[test]
+fn timeout_reports_124_and_kills_a_setsid_grandchild() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let started = Instant::now();
+    ws.cmd()
+        .args([
+            "exec",
+            "--timeout-ms",
+            "500",
+            "--",
+            "sh",
+            "-c",
+            &format!("echo begun; setsid sleep {marker} & wait"),
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_match(
+            r"^Exit code: 124\nWall time: 0\.\d seconds\nOutput:\ncommand timed out after 500 milliseconds\nbegun\n$",
+        ).unwrap());
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_none_with(&marker);
+}
+
+#[test]
+fn a_child_ignoring_sigterm_dies() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    ws.cmd()
+        .args([
+            "exec",
+            "--timeout-ms",
+            "300",
+            "--",
+            "sh",
+            "-c",
+            &format!("trap '' TERM; sleep {marker}"),
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("Exit code: 124\n"));
+    assert_none_with(&marker);
+}
+
+#[test]
+fn background_job_and_wait_leaves_nothing_behind() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    ws.cmd()
+        .args([
+            "exec",
+            "--timeout-ms",
+            "300",
+            "--",
+            "sh",
+            "-c",
+            &format!("sleep {marker} & wait"),
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("Exit code: 124\n"));
+    assert_none_with(&marker);
+}
+
+#[test]
+fn killed_by_a_signal_is_128_plus_signal() {
+    let ws = Workspace::new();
+    ws.cmd()
+        .args(["exec", "--", "sh", "-c", "kill -KILL $$"])
+        .assert()
+        .stdout(predicate::str::starts_with("Exit code: 137\n"));
+}
+
+#[test]
+fn invalid_utf8_is_replaced() {
+    let ws = Workspace::new();
+    ws.cmd()
+        .args(["exec", "--", "printf", r"ok\377\376end\n"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with(
+            "Output:\nok\u{FFFD}\u{FFFD}end\n",
+        ));
+}
+
+#[test]
+fn fifty_megabytes_show_head_tail_and_line_count() {
+    let ws = Workspace::new();
+    let out = ws
+        .cmd()
+        .args([
+            "exec",
+            "--",
+            "sh",
+            "-c",
+            "seq 1 5; head -c 50000000 /dev/zero | tr '\\0' 'x'; echo; seq 6 10",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let omitted = 10 + 50_000_000 + 1 + 11 - 30_000;
+    assert!(
+        text.contains("Total output lines: 11\nOutput:\n1\n2\n3\n4\n5\nxxx"),
+        "{:.300}",
+        text
+    );
+    assert!(text.contains(&format!("xxx\n[... {omitted} bytes omitted ...]\nxxx")));
+    assert!(text.ends_with("xxx\n6\n7\n8\n9\n10\n"));
+    assert!(text.len() < 31_000);
+}
+
+#[test]
+fn a_pager_or_editor_never_waits() {
+    let ws = Workspace::new();
+    let started = Instant::now();
+    ws.cmd()
+        .args([
+            "exec",
+            "--timeout-ms",
+            "8000",
+            "--",
+            "sh",
+            "-c",
+            "echo $PAGER $GIT_PAGER $EDITOR; git var GIT_EDITOR; git var GIT_PAGER",
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with(
+            "Output:\ncat cat true\ntrue\ncat\n",
+        ));
+    assert!(started.elapsed() < Duration::from_secs(6));
+}
+
+#[test]
+fn schema_marks_the_exec_tools_sensitive_and_serial() {
+    let ws = Workspace::new();
+    let out = ws
+        .cmd()
+        .args(["schema", "--groups", "exec"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["exec", "exec_command", "write_stdin"]);
+    for t in v.as_array().unwrap() {
+        let x = &t["x-agtool"];
+        assert_eq!(x["group"], "exec");
+        assert_eq!(x["sensitive"], true);
+        assert_eq!(x["serial"], true);
+    }
+    // exit_code is a CLI flag, not part of what a model sees.
+    let props = &v[0]["input_schema"]["properties"];
+    assert!(props.get("exit_code").is_none());
+    assert_eq!(v[0]["input_schema"]["required"], json!(["command"]));
+}

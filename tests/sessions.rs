@@ -1,0 +1,369 @@
+//! exec-command, write-stdin and `agtool sessions` through the real binary: every call is a
+//! separate agtool process talking to the session server it started (spec 05).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Workspace, assert_none_with, kill, processes_with, session_id, unique_sleep};
+use predicates::prelude::*;
+use serde_json::{Value, json};
+
+fn start(ws: &Workspace, cmd: &str) -> u64 {
+    let (code, out) = ws.run(&["exec-command", cmd, "--yield-time-ms", "250"]);
+    assert_eq!(code, 0, "{out}");
+    session_id(&out)
+}
+
+fn write(ws: &Workspace, id: u64, chars: &str) -> (i32, String) {
+    ws.run(&["write-stdin", &id.to_string(), "--chars", chars])
+}
+
+#[test]
+fn cat_round_trips_across_invocations() {
+    let ws = Workspace::new();
+    let id = start(&ws, "cat");
+    assert_eq!(id, 1000);
+    let (code, out) = write(&ws, id, "hello\n");
+    assert_eq!(code, 0);
+    assert!(
+        predicate::str::is_match(
+            r"^Wall time: \d+\.\d{4} seconds\nProcess running with session ID 1000\nOutput:\nhello\n$"
+        )
+        .unwrap()
+        .eval(&out),
+        "{out}"
+    );
+    // The body can come from stdin, too.
+    let out = ws
+        .cmd()
+        .args(["write-stdin", "1000"])
+        .write_stdin("piped\n")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("Output:\npiped\n"));
+    ws.cmd()
+        .args(["sessions", "kill", "1000"])
+        .assert()
+        .code(0)
+        .stdout("Killed session 1000.\n");
+    ws.cmd()
+        .args(["write-stdin", "1000", "--chars", "x"])
+        .assert()
+        .code(1)
+        .stdout("Error: no session 1000\n");
+}
+
+#[test]
+fn call_json_path_and_fields() {
+    let ws = Workspace::new();
+    let (code, out) = ws.call(
+        "exec_command",
+        &json!({"cmd": "echo ready; cat", "yield_time_ms": 300}),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("Output:\nready\n"), "{out}");
+    let id = session_id(&out);
+    let out = ws
+        .cmd()
+        .args(["write-stdin", "--json", "--args"])
+        .arg(json!({"session_id": id, "chars": "x\n"}).to_string())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["session_id"], id);
+    assert_eq!(v["output"].as_str().unwrap().lines().last(), Some("x"));
+    // The exit is reported once, with its code, then the session is gone.
+    let (_, out) = ws.call(
+        "write_stdin",
+        &json!({"session_id": id, "chars": "\u{3}", "yield_time_ms": 2000}),
+    );
+    assert!(out.contains("Process exited with code 130\n"), "{out}");
+    let (code, out) = ws.call("write_stdin", &json!({"session_id": id}));
+    assert_eq!((code, out.as_str()), (1, "Error: no session 1000\n"));
+}
+
+#[test]
+fn a_python_repl_keeps_its_state() {
+    let ws = Workspace::new();
+    let (_, out) = ws.run(&[
+        "exec-command",
+        "python3 -q -u -i",
+        "--yield-time-ms",
+        "1000",
+    ]);
+    let id = session_id(&out);
+    write(&ws, id, "x = 6\n");
+    let (_, out) = ws.run(&[
+        "write-stdin",
+        &id.to_string(),
+        "--chars",
+        "print(x * 7)\n",
+        "--yield-time-ms",
+        "1000",
+    ]);
+    assert!(out.contains("42"), "{out}");
+    let (_, out) = ws.run(&[
+        "write-stdin",
+        &id.to_string(),
+        "--chars",
+        "exit(4)\n",
+        "--yield-time-ms",
+        "2000",
+    ]);
+    assert!(out.contains("Process exited with code 4"), "{out}");
+}
+
+#[test]
+fn a_shell_repl_with_login_shell() {
+    let ws = Workspace::new();
+    let (_, out) = ws.run(&[
+        "exec-command",
+        "shopt -q login_shell && echo login; exec sh",
+        "--login",
+        "true",
+        "--yield-time-ms",
+        "500",
+    ]);
+    assert!(out.contains("login\n"), "{out}");
+    let id = session_id(&out);
+    let (_, out) = write(&ws, id, "echo $((6 * 7))\n");
+    assert!(out.ends_with("Output:\n42\n"), "{out}");
+}
+
+#[test]
+fn ctrl_c_interrupts_a_sleep() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let id = start(&ws, &format!("sleep {marker}"));
+    let started = Instant::now();
+    let (code, out) = ws.run(&["write-stdin", &id.to_string(), "--chars", "\u{3}"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Process exited with code 130\n"), "{out}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_none_with(&marker);
+}
+
+#[test]
+fn killing_a_session_leaves_no_process() {
+    let ws = Workspace::new();
+    let (a, b) = (unique_sleep(), unique_sleep());
+    start(&ws, &format!("sleep {a} & (setsid sleep {b} &); wait"));
+    let detached = processes_with(&b);
+    assert!(
+        detached.iter().any(|(_, c)| c.starts_with("sleep ")),
+        "{detached:?}"
+    );
+    ws.cmd()
+        .args(["sessions", "kill", "--all"])
+        .assert()
+        .code(0)
+        .stdout("Killed 1 session: 1000\n");
+    assert_none_with(&a);
+    assert_none_with(&b);
+}
+
+#[test]
+fn sessions_list_kill_and_stop_server() {
+    let ws = Workspace::new();
+    ws.cmd()
+        .args(["sessions", "list"])
+        .assert()
+        .stdout("No sessions.\n");
+    start(&ws, "cat");
+    start(&ws, "sleep 0.6");
+    std::thread::sleep(Duration::from_millis(800));
+    ws.cmd().args(["sessions", "list"]).assert().code(0).stdout(
+        predicate::str::is_match(
+            r"^1000\t\d+\trunning\t\d+s\tcat\n1001\t\d+\texited 0\t\d+s\tsleep 0.6\n$",
+        )
+        .unwrap(),
+    );
+    ws.cmd()
+        .args(["sessions", "kill", "4242"])
+        .assert()
+        .code(1)
+        .stdout("Error: no session 4242\n");
+    ws.cmd()
+        .args(["sessions", "stop-server"])
+        .assert()
+        .code(0)
+        .stdout("Stopped the session server (its sessions were killed).\n");
+    ws.cmd()
+        .args(["sessions", "stop-server"])
+        .assert()
+        .stdout("No session server was running.\n");
+    ws.cmd()
+        .args(["sessions", "kill", "1000"])
+        .assert()
+        .code(1)
+        .stdout("Error: session 1000 is gone (the session server restarted)\n");
+}
+
+#[test]
+fn two_parallel_first_calls_start_one_server() {
+    let ws = Workspace::new();
+    let ids: Vec<u64> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2).map(|_| s.spawn(|| start(&ws, "cat"))).collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(sorted, [1000, 1001]);
+    let servers = wait_servers(&ws, 1);
+    assert_eq!(servers.len(), 1, "{servers:?}");
+    let (_, out) = ws.run(&["sessions", "list"]);
+    assert_eq!(out.lines().count(), 2, "{out}");
+}
+
+/// Live session-server processes for this workspace, once their number settles at `want`
+/// (a server that lost the start-up race needs a moment to give up).
+fn wait_servers(ws: &Workspace, want: usize) -> Vec<(i32, String)> {
+    let needle = format!("session-server --state-dir {}", ws.path().display());
+    let end = Instant::now() + Duration::from_secs(5);
+    loop {
+        let found = processes_with(&needle);
+        if found.len() == want || Instant::now() >= end {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_killed_server_means_gone_sessions_and_no_orphans() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let id = start(&ws, &format!("sleep {marker}"));
+    let server = ws.server_pid().unwrap();
+    kill(server);
+    let started = Instant::now();
+    ws.cmd()
+        .args(["write-stdin", &id.to_string(), "--chars", "x"])
+        .assert()
+        .code(1)
+        .stdout(format!(
+            "Error: session {id} is gone (the session server restarted)\n"
+        ));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // The new server ended what the dead one left running.
+    assert_none_with(&marker);
+    assert_ne!(ws.server_pid(), Some(server));
+    // Ids go on from where the dead server stopped.
+    assert_eq!(start(&ws, "cat"), id + 1);
+}
+
+#[test]
+fn a_stale_socket_is_replaced() {
+    let ws = Workspace::new();
+    start(&ws, "cat");
+    let server = ws.server_pid().unwrap();
+    kill(server); // the socket file stays behind
+    let sock = ws.path().join(".agent-state/sessions/server.sock");
+    let end = Instant::now() + Duration::from_secs(3);
+    while std::path::Path::new(&format!("/proc/{server}")).exists() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(sock.exists());
+    let (code, out) = ws.run(&["exec-command", "echo fresh", "--yield-time-ms", "2000"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("Output:\nfresh\n"), "{out}");
+}
+
+#[test]
+fn seventy_sessions_prune_by_the_rule() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let cmd = format!("sleep {marker}");
+    // Ids and recency are assigned together in the server, so starting in parallel keeps
+    // id order equal to use order.
+    let start_many = |n: usize| {
+        std::thread::scope(|s| {
+            let hs: Vec<_> = (0..n).map(|_| s.spawn(|| start(&ws, &cmd))).collect();
+            hs.into_iter().for_each(|h| {
+                h.join().unwrap();
+            });
+        })
+    };
+    for _ in 0..8 {
+        start_many(8);
+    }
+    // 1010 exits (not yet reported), and 1000 is used again: both change the order.
+    let (_, list) = ws.run(&["sessions", "list"]);
+    let pid_1010: i32 = list
+        .lines()
+        .find(|l| l.starts_with("1010\t"))
+        .and_then(|l| l.split('\t').nth(1))
+        .unwrap()
+        .parse()
+        .unwrap();
+    kill(pid_1010);
+    write(&ws, 1000, "x");
+    start_many(6);
+    let (_, list) = ws.run(&["sessions", "list"]);
+    let ids: Vec<u64> = list
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 64);
+    let pruned: Vec<u64> = (1000..1070).filter(|i| !ids.contains(i)).collect();
+    assert_eq!(pruned, [1001, 1002, 1003, 1004, 1005, 1010]);
+    ws.cmd()
+        .args(["write-stdin", "1001"])
+        .assert()
+        .code(1)
+        .stdout("Error: no session 1001\n");
+    ws.run(&["sessions", "kill", "--all"]);
+    assert_none_with(&marker);
+}
+
+#[test]
+fn bad_input_gets_clear_errors() {
+    let ws = Workspace::new();
+    let (code, _) = ws.call("exec_command", &json!({"cmd": ""}));
+    assert_eq!(code, 2);
+    let (code, out) = ws.call("exec_command", &json!({"cmd": "true", "workdir": "nope"}));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("Error: "));
+    let (code, out) = ws.call(
+        "exec_command",
+        &json!({"cmd": "true", "shell": "/no/shell"}),
+    );
+    assert_eq!(code, 1);
+    assert!(out.starts_with("Error: cannot run /no/shell: "), "{out}");
+    // Out-of-range yields and budgets are clamped, not refused.
+    let (code, out) = ws.call(
+        "exec_command",
+        &json!({"cmd": "echo ok", "yield_time_ms": 1, "max_output_tokens": 0}),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("[... 3 bytes omitted ...]"), "{out}");
+    // No state folder and no server: unknown, without starting a server.
+    let fresh = Workspace::new();
+    let (code, out) = fresh.call("write_stdin", &json!({"session_id": 1000}));
+    assert_eq!((code, out.as_str()), (1, "Error: no session 1000\n"));
+    assert!(!fresh.path().join(".agent-state/sessions").exists());
+}
+
+#[test]
+fn the_state_folder_is_created_private_and_ignored() {
+    let ws = Workspace::new();
+    start(&ws, "cat");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &str| {
+        std::fs::metadata(ws.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(".agent-state/sessions"), 0o700);
+    assert_eq!(mode(".agent-state/sessions/server.sock"), 0o600);
+    assert_eq!(
+        std::fs::read_to_string(ws.path().join(".agent-state/.gitignore")).unwrap(),
+        "*\n"
+    );
+    let log = std::fs::read_to_string(ws.path().join(".agent-state/sessions/server.log")).unwrap();
+    assert!(log.contains("listening on"), "{log}");
+}
