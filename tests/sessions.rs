@@ -133,6 +133,21 @@ fn a_shell_repl_with_login_shell() {
 }
 
 #[test]
+fn a_session_gets_the_callers_environment_not_the_servers() {
+    let ws = Workspace::new();
+    start(&ws, "cat"); // the server starts with this caller's environment
+    let out = ws
+        .cmd()
+        .env("AGTOOL_PROBE", "second caller")
+        .env("PAGER", "less")
+        .args(["exec-command", "echo $AGTOOL_PROBE, $PAGER"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with("Output:\nsecond caller, cat\n"), "{text}");
+}
+
+#[test]
 fn ctrl_c_interrupts_a_sleep() {
     let ws = Workspace::new();
     let marker = unique_sleep();

@@ -141,6 +141,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         req.workdir.as_deref(),
         StdinMode::Closed,
         next_tag("x"),
+        None,
     )?;
     widen_pipe(&sp.output);
     let mut buf = HeadTailBuffer::new(req.max_output_bytes);

@@ -1,6 +1,7 @@
 //! Starting commands (spec 05, "Common to all"): fixed environment, argv prefix, `setsid`,
 //! stdout and stderr on one pipe, and waiting on that pipe and the child's exit together.
 
+use std::ffi::OsString;
 use std::io::{self, PipeReader, Read};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -73,13 +74,15 @@ pub(crate) fn next_tag(kind: &str) -> String {
 }
 
 /// Starts `argv` (already prefixed) in a new session with the fixed environment plus
-/// `TAG_VAR=tag`, in `workdir` (None: the current directory), stdout and stderr sharing one
-/// pipe. The leader is registered so the zombie sweep leaves its status to the `Child`.
+/// `TAG_VAR=tag` over `base_env` (None: this process's environment), in `workdir` (None: the
+/// current directory), stdout and stderr sharing one pipe. The leader is registered so the
+/// zombie sweep leaves its status to the `Child`.
 pub(crate) fn spawn(
     argv: &[String],
     workdir: Option<&Path>,
     stdin: StdinMode,
     tag: String,
+    base_env: Option<&[(OsString, OsString)]>,
 ) -> Result<Spawned, SpawnError> {
     let argv0 = argv.first().cloned().unwrap_or_default();
     let fail = |reason: String| SpawnError {
@@ -93,6 +96,9 @@ pub(crate) fn spawn(
     let (reader, writer) = io::pipe().map_err(|e| fail(describe(&e)))?;
     let writer2 = writer.try_clone().map_err(|e| fail(describe(&e)))?;
     let mut cmd = Command::new(&argv[0]);
+    if let Some(env) = base_env {
+        cmd.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+    }
     cmd.args(&argv[1..])
         .envs(FIXED_ENV.iter().copied())
         .env(TAG_VAR, &tag)

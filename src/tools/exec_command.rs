@@ -80,6 +80,7 @@ For a command that simply runs to completion, exec is simpler.",
             yield_time_ms: args.yield_time_ms,
             max_output_tokens: args.max_output_tokens,
             prefix: exec_prefix(ctx),
+            env: None,
         };
         reply_output(session::client::exec_command(&state_dir, &req))
     }

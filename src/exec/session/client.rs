@@ -99,6 +99,14 @@ impl Client {
             ));
         }
         req.workdir = Some(dir);
+        if req.env.is_none() {
+            use std::os::unix::ffi::OsStringExt;
+            req.env = Some(
+                std::env::vars_os()
+                    .map(|(k, v)| (k.into_vec(), v.into_vec()))
+                    .collect(),
+            );
+        }
         let wait = Duration::from_millis(
             req.yield_time_ms
                 .unwrap_or(EXEC_COMMAND_DEFAULT_YIELD_MS)

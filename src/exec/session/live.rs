@@ -1,6 +1,7 @@
 //! One live session inside the server: the process, a pump thread reading its output and
 //! watching its exit, and a writer thread feeding its stdin.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
 use std::process::ChildStdin;
@@ -57,17 +58,18 @@ pub(crate) struct Collected {
 }
 
 impl Session {
-    /// Starts `argv` (prefix and shell already applied) in `workdir` with piped stdin, and the
-    /// threads that serve it.
+    /// Starts `argv` (prefix and shell already applied) in `workdir` with piped stdin and `env`
+    /// as the base environment (None: the server's), and the threads that serve it.
     pub fn start(
         id: u64,
         argv: &[String],
         workdir: &Path,
+        env: Option<&[(OsString, OsString)]>,
         command: String,
         tag: String,
         last_used: u64,
     ) -> Result<Arc<Session>, SpawnError> {
-        let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag)?;
+        let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env)?;
         let (tx, rx) = channel::<Vec<u8>>();
         let session = Arc::new(Session {
             id,

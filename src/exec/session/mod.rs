@@ -73,6 +73,10 @@ pub struct ExecCommandRequest {
     pub max_output_tokens: Option<u64>,
     /// Config `exec.prefix`, put in front of the shell's argv.
     pub prefix: Vec<String>,
+    /// The environment the command starts from (the fixed one goes over it), as raw bytes.
+    /// The client fills in its own when None, so a session sees the caller's environment,
+    /// not the one the server happened to start with.
+    pub env: Option<Vec<(Vec<u8>, Vec<u8>)>>,
 }
 
 /// write-stdin arguments (spec 05).

@@ -8,6 +8,7 @@
 //! `stop` request (which kills every session first).
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::fd::AsFd;
@@ -120,6 +121,14 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     log("exiting");
     drop(lock);
     Ok(())
+}
+
+/// The request's environment as OS strings.
+fn os_env(raw: &[(Vec<u8>, Vec<u8>)]) -> Vec<(OsString, OsString)> {
+    use std::os::unix::ffi::OsStringExt;
+    raw.iter()
+        .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone())))
+        .collect()
 }
 
 /// Tag prefix of every session of the server for this state directory.
@@ -351,16 +360,18 @@ impl Server {
                 std::process::id()
             );
             let seq = self.use_seq.fetch_add(1, Ordering::SeqCst);
-            let session = match Session::start(id, &argv, &workdir, req.cmd, tag, seq) {
-                Ok(s) => s,
-                Err(e) => {
-                    drop(table);
-                    if let Some(v) = victim {
-                        v.terminate();
+            let env = req.env.as_deref().map(os_env);
+            let session =
+                match Session::start(id, &argv, &workdir, env.as_deref(), req.cmd, tag, seq) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        drop(table);
+                        if let Some(v) = victim {
+                            v.terminate();
+                        }
+                        return Err(e.into());
                     }
-                    return Err(e.into());
-                }
-            };
+                };
             table.sessions.insert(id, Arc::clone(&session));
             (session, victim)
         };

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Benchmarks of the process tools (issue: "Process tools", spec 05), on the release build:
+#   1. `agtool exec -- true` against a bare spawn of `true` (target: overhead <= 3 ms);
+#   2. `agtool exec -- sh -c 'head -c 1073741824 /dev/zero'`: agtool's peak RSS (target
+#      <= 16 MiB) and time, against the same command writing to /dev/null;
+#   3. write-stdin round trip to a running `cat` session (write a line, read it back) with the
+#      smallest yield: median and p95 over 100 round trips.
+# Usage: bench/exec.sh [--quick]   (--quick: fewer runs, 20 round trips)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=50
+trips=100
+if [[ "${1:-}" == "--quick" ]]; then
+    runs=10
+    trips=20
+fi
+
+if ! command -v hyperfine >/dev/null; then
+    apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
+fi
+if [[ ! -x /usr/bin/time ]]; then
+    apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y time >/dev/null; }
+fi
+
+cargo build --release --quiet
+agtool="$PWD/target/release/agtool"
+
+work=$(mktemp -d)
+cleanup() {
+    (cd "$work" && "$agtool" sessions stop-server >/dev/null 2>&1) || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir "$work/.git"
+cd "$work"
+export NO_COLOR=1
+
+echo "== 1. spawn overhead: agtool exec -- true vs true (agtool --version: agtool's own start-up)"
+hyperfine -N --warmup 10 --runs "$runs" --export-json spawn.json \
+    "$agtool exec -- true" "true" "$agtool --version" >/dev/null
+python3 - <<'EOF'
+import json
+r = json.load(open("spawn.json"))["results"]
+a, b, v = r[0], r[1], r[2]
+ms = lambda x: f"mean {x['mean']*1e3:.2f} ms, median {x['median']*1e3:.2f} ms"
+print(f"agtool exec -- true: {ms(a)}")
+print(f"bare true:           {ms(b)}")
+print(f"agtool --version:    {ms(v)}")
+print(f"overhead:            mean {(a['mean']-b['mean'])*1e3:.2f} ms, median {(a['median']-b['median'])*1e3:.2f} ms")
+EOF
+
+echo
+echo "== 2. 1 GiB of output"
+/usr/bin/time -f "%M" -o rss.txt "$agtool" exec --timeout-ms 600000 -- \
+    sh -c 'head -c 1073741824 /dev/zero' >/dev/null
+echo "agtool peak RSS: $(( $(cat rss.txt) / 1024 )) MiB ($(cat rss.txt) KiB)"
+hyperfine -N --warmup 1 --runs 5 --export-json flood.json \
+    "$agtool exec --timeout-ms 600000 -- sh -c 'head -c 1073741824 /dev/zero'" \
+    "sh -c 'head -c 1073741824 /dev/zero > /dev/null'" >/dev/null
+python3 - <<'EOF'
+import json
+r = json.load(open("flood.json"))["results"]
+print(f"through agtool: mean {r[0]['mean']:.3f} s ({1024/r[0]['mean']:.0f} MiB/s)")
+print(f"to /dev/null:   mean {r[1]['mean']:.3f} s")
+EOF
+
+echo
+echo "== 3. write-stdin round trip to cat (yield 250 ms, the smallest)"
+id=$("$agtool" exec-command cat --yield-time-ms 250 | sed -n 's/^Process running with session ID //p')
+: > trips.txt
+for _ in $(seq "$trips"); do
+    t0=$(date +%s%N)
+    out=$("$agtool" write-stdin "$id" --chars $'ping\n' --yield-time-ms 250)
+    t1=$(date +%s%N)
+    [[ "$out" == *$'Output:\nping' ]] || { echo "unexpected reply: $out"; exit 1; }
+    echo $(( (t1 - t0) / 1000 )) >> trips.txt
+done
+sort -n trips.txt | awk '{ v[NR] = $1 } END {
+    p50 = v[int((NR + 1) / 2)]; p95 = v[int(NR * 0.95 + 0.5)];
+    printf "%d round trips: median %.1f ms, p95 %.1f ms, min %.1f ms, max %.1f ms\n",
+        NR, p50 / 1000, p95 / 1000, v[1] / 1000, v[NR] / 1000 }'
