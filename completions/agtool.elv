@@ -33,11 +33,16 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand read-file 'Arguments of read-file'
             cand list-dir 'Arguments of list-dir'
             cand write-file 'Arguments of write-file'
+            cand exec 'Arguments of exec'
+            cand exec-command 'Arguments of exec-command'
+            cand write-stdin 'Arguments of write-stdin'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
             cand call 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
             cand state 'Inspect or clear the freshness table in .agent-state/'
+            cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
+            cand session-server 'Run the exec session server for a state folder (started on demand)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;read-file'= {
@@ -85,6 +90,56 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --allow-placeholders 'Write even when the new content looks like it elides code with a placeholder comment such as `// ... rest of code` (default false)'
             cand --check-syntax 'Refuse a write that adds syntax errors (default true)'
             cand --dry-run 'Show the diff, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'agtool;exec'= {
+            cand --workdir 'Working directory (default: the current directory)'
+            cand --max-output-bytes 'Output budget in bytes: the first half and the last half are kept, the middle is dropped and counted (default 30000)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --exit-code 'CLI only: exit with the command''s exit code instead of 0'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'agtool;exec-command'= {
+            cand --workdir 'Working directory (default: the current directory)'
+            cand --shell 'The shell (default: config exec.shell, else /bin/bash)'
+            cand --login 'Run the shell as a login shell (-lc instead of -c; default false)'
+            cand --yield-time-ms 'How long to wait for output before returning, in ms (default 10000; 250..30000). The call returns earlier when the command exits'
+            cand --max-output-tokens 'Output budget in tokens, 4 bytes each (default 10000); longer output keeps its head and tail'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'agtool;write-stdin'= {
+            cand --chars 'Text to write to the process''s stdin, e.g. "print(1)\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\u0003" sends Ctrl-C (SIGINT) instead'
+            cand --yield-time-ms 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits'
+            cand --max-output-tokens 'Output budget in tokens, 4 bytes each (default 10000)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -190,6 +245,73 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;state;help;help'= {
         }
+        &'agtool;sessions'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'Show each session: id, pid, state, age, command'
+            cand kill 'Kill a session and everything it started'
+            cand stop-server 'Kill every session and stop the session server'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;sessions;list'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'agtool;sessions;kill'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --all 'Kill every session'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'agtool;sessions;stop-server'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'agtool;sessions;help'= {
+            cand list 'Show each session: id, pid, state, age, command'
+            cand kill 'Kill a session and everything it started'
+            cand stop-server 'Kill every session and stop the session server'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;sessions;help;list'= {
+        }
+        &'agtool;sessions;help;kill'= {
+        }
+        &'agtool;sessions;help;stop-server'= {
+        }
+        &'agtool;sessions;help;help'= {
+        }
         &'agtool;completions'= {
             cand --write 'Write every shell''s file into DIR instead (the repository''s completions/)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
@@ -216,15 +338,33 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'agtool;session-server'= {
+            cand --state-dir 'state-dir'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'agtool;help'= {
             cand read-file 'Arguments of read-file'
             cand list-dir 'Arguments of list-dir'
             cand write-file 'Arguments of write-file'
+            cand exec 'Arguments of exec'
+            cand exec-command 'Arguments of exec-command'
+            cand write-stdin 'Arguments of write-stdin'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
             cand call 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
             cand state 'Inspect or clear the freshness table in .agent-state/'
+            cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
+            cand session-server 'Run the exec session server for a state folder (started on demand)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;help;read-file'= {
@@ -232,6 +372,12 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;list-dir'= {
         }
         &'agtool;help;write-file'= {
+        }
+        &'agtool;help;exec'= {
+        }
+        &'agtool;help;exec-command'= {
+        }
+        &'agtool;help;write-stdin'= {
         }
         &'agtool;help;schema'= {
         }
@@ -248,9 +394,22 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;help;state;reset'= {
         }
+        &'agtool;help;sessions'= {
+            cand list 'Show each session: id, pid, state, age, command'
+            cand kill 'Kill a session and everything it started'
+            cand stop-server 'Kill every session and stop the session server'
+        }
+        &'agtool;help;sessions;list'= {
+        }
+        &'agtool;help;sessions;kill'= {
+        }
+        &'agtool;help;sessions;stop-server'= {
+        }
         &'agtool;help;completions'= {
         }
         &'agtool;help;man'= {
+        }
+        &'agtool;help;session-server'= {
         }
         &'agtool;help;help'= {
         }

@@ -37,11 +37,16 @@ complete -c agtool -n "__fish_agtool_needs_command" -s V -l version -d 'Print ve
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "read-file" -d 'Arguments of read-file'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'Arguments of list-dir'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-file" -d 'Arguments of write-file'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec" -d 'Arguments of exec'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec-command" -d 'Arguments of exec-command'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-stdin" -d 'Arguments of write-stdin'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l offset -d 'First line to show, 1-based (default 1)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l limit -d 'Most lines to show (default 2000)' -r
@@ -99,6 +104,48 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l json -d 'Pr
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l workdir -d 'Working directory (default: the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l max-output-bytes -d 'Output budget in bytes: the first half and the last half are kept, the middle is dropped and counted (default 30000)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l exit-code -d 'CLI only: exit with the command\'s exit code instead of 0'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l workdir -d 'Working directory (default: the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l shell -d 'The shell (default: config exec.shell, else /bin/bash)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l login -d 'Run the shell as a login shell (-lc instead of -c; default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l yield-time-ms -d 'How long to wait for output before returning, in ms (default 10000; 250..30000). The call returns earlier when the command exits' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l max-output-tokens -d 'Output budget in tokens, 4 bytes each (default 10000); longer output keeps its head and tail' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l chars -d 'Text to write to the process\'s stdin, e.g. "print(1)\\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\\u0003" sends Ctrl-C (SIGINT) instead' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l yield-time-ms -d 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l max-output-tokens -d 'Output budget in tokens, 4 bytes each (default 10000)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -s h -l help -d 'Print help'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The shape of each definition' -r -f -a "anthropic\t''
 openai\t''
 mcp\t''"
@@ -166,6 +213,51 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Forget everything'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "list" -d 'Show each session: id, pid, state, age, command'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "kill" -d 'Kill a session and everything it started'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "stop-server" -d 'Kill every session and stop the session server'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l all -d 'Kill every session'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'Show each session: id, pid, state, age, command'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "kill" -d 'Kill a session and everything it started'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "stop-server" -d 'Kill every session and stop the session server'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l write -d 'Write every shell\'s file into DIR instead (the repository\'s completions/)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
@@ -186,15 +278,33 @@ complete -c agtool -n "__fish_agtool_using_subcommand man" -l json -d 'Print one
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -s h -l help -d 'Print help'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "read-file" -d 'Arguments of read-file'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "list-dir" -d 'Arguments of list-dir'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "write-file" -d 'Arguments of write-file'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "man" -d 'Print the manual page (roff)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file schema call state completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l state-dir -r -F
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "read-file" -d 'Arguments of read-file'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "list-dir" -d 'Arguments of list-dir'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-file" -d 'Arguments of write-file'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec" -d 'Arguments of exec'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec-command" -d 'Arguments of exec-command'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-stdin" -d 'Arguments of write-stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "reset" -d 'Forget everything'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'Show each session: id, pid, state, age, command'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "kill" -d 'Kill a session and everything it started'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "stop-server" -d 'Kill every session and stop the session server'

@@ -152,8 +152,15 @@ fn a_shell_repl_keeps_its_state_between_writes() {
 fn a_python_repl_answers() {
     let f = Fixture::new();
     let id = running_id(&f.start("python3 -q -u -i", 1_000));
-    let r = f.write(id, "print(6 * 7)\n", 1_000).unwrap();
-    assert!(r.output.contains("42"), "{:?}", r.output);
+    let mut out = f.write(id, "print(6 * 7)\n", 1_000).unwrap().output;
+    // On a busy machine the answer may come after the yield: poll for it.
+    for _ in 0..3 {
+        if out.contains("42") {
+            break;
+        }
+        out.push_str(&f.write(id, "", 5_000).unwrap().output);
+    }
+    assert!(out.contains("42"), "{out:?}");
     f.client.kill(id).unwrap();
 }
 
