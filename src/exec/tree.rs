@@ -357,6 +357,16 @@ pub(crate) mod test_support {
         out
     }
 
+    /// Pids of live processes whose [`TAG_VAR`](super::TAG_VAR) starts with `tag_prefix`.
+    pub fn tagged_processes(tag_prefix: &str) -> Vec<i32> {
+        let prefix = format!("{}={tag_prefix}", super::TAG_VAR).into_bytes();
+        super::all_procs()
+            .into_iter()
+            .filter(|p| !p.zombie && super::environ_any(p.pid, |e| e.starts_with(&prefix)))
+            .map(|p| p.pid)
+            .collect()
+    }
+
     /// Fails when a process with `marker` in its command line is alive (after a short grace
     /// for the kernel to finish reparenting and reaping).
     pub fn assert_none_left(marker: &str) {

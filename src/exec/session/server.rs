@@ -132,7 +132,7 @@ fn os_env(raw: &[(Vec<u8>, Vec<u8>)]) -> Vec<(OsString, OsString)> {
 }
 
 /// Tag prefix of every session of the server for this state directory.
-fn session_tag_prefix(paths: &Paths) -> String {
+pub(super) fn session_tag_prefix(paths: &Paths) -> String {
     format!("s{}.", paths.hash)
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::client::Launcher;
 use super::server::{ServerOptions, run_with};
 use super::*;
-use crate::exec::tree::test_support::{assert_none_left, unique_sleep};
+use crate::exec::tree::test_support::{assert_none_left, tagged_processes, unique_sleep};
 
 /// A state directory whose server runs on a thread, stopped when dropped.
 struct Fixture {
@@ -64,8 +64,24 @@ impl Fixture {
 }
 
 impl Drop for Fixture {
+    /// Stops the server, then fails the test if any process of its sessions survives.
     fn drop(&mut self) {
         let _ = self.client.stop_server();
+        let paths = super::paths::Paths::new(&self.state).unwrap();
+        let prefix = super::server::session_tag_prefix(&paths);
+        let mut left = tagged_processes(&prefix);
+        let end = Instant::now() + Duration::from_secs(3);
+        while !left.is_empty() && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(20));
+            left = tagged_processes(&prefix);
+        }
+        for pid in &left {
+            let pid = rustix::process::Pid::from_raw(*pid).unwrap();
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        }
+        if !left.is_empty() && !std::thread::panicking() {
+            panic!("session processes left behind: {left:?}");
+        }
     }
 }
 
