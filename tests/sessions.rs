@@ -180,7 +180,7 @@ fn ctrl_c_interrupts_a_sleep() {
     let (code, out) = ws.run(&["write-stdin", &id.to_string(), "--chars", "\u{3}"]);
     assert_eq!(code, 0);
     assert!(out.contains("Process exited with code 130\n"), "{out}");
-    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(started.elapsed() < Duration::from_secs(10)); // a bound against hangs
     assert_none_with(&marker);
 }
 
@@ -285,7 +285,7 @@ fn a_killed_server_means_gone_sessions_and_no_orphans() {
         .stdout(format!(
             "Error: session {id} is gone (the session server restarted)\n"
         ));
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(started.elapsed() < Duration::from_secs(15)); // a bound against hangs
     // The new server ended what the dead one left running.
     assert_none_with(&marker);
     assert_ne!(ws.server_pid(), Some(server));

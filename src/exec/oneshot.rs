@@ -331,7 +331,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            out.wall_time < Duration::from_secs(2),
+            out.wall_time < Duration::from_secs(10),
             "{:?}",
             out.wall_time
         );
@@ -363,7 +363,7 @@ mod tests {
         assert_eq!(out.exit_code, 124);
         assert!(!out.output.text.contains("survived"));
         assert!(
-            out.wall_time < Duration::from_secs(2),
+            out.wall_time < Duration::from_secs(10),
             "{:?}",
             out.wall_time
         );
@@ -386,7 +386,8 @@ mod tests {
         assert_eq!(out.exit_code, 0);
         assert_eq!(out.output.text, "hi\n");
         assert!(out.wall_time >= DRAIN_AFTER_EXIT, "{:?}", out.wall_time);
-        assert!(out.wall_time < DRAIN_AFTER_EXIT + Duration::from_secs(2));
+        // Killed right after the drain, not left to run (a generous bound against hangs).
+        assert!(out.wall_time < DRAIN_AFTER_EXIT + Duration::from_secs(10));
         assert_none_left(&marker);
     }
 
@@ -397,11 +398,8 @@ mod tests {
             "(setsid sleep {marker} >/dev/null 2>&1 &); echo started"
         )));
         assert_eq!(out.output.text, "started\n");
-        assert!(
-            out.wall_time < Duration::from_secs(2),
-            "{:?}",
-            out.wall_time
-        );
+        // No 2 s drain: the daemon does not hold the pipe.
+        assert!(out.wall_time < DRAIN_AFTER_EXIT, "{:?}", out.wall_time);
         assert_none_left(&marker);
     }
 
