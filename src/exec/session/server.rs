@@ -275,7 +275,9 @@ impl Server {
         let response = match receive::<Request>(&stream) {
             Ok(req) => self.dispatch(req),
             Err(e) => Response::Failed {
-                error: SessionError::Server(format!("bad request: {e}")),
+                error: SessionError::Server(format!(
+                    "bad request: {e} (if agtool was upgraded, run `agtool sessions stop-server`)"
+                )),
             },
         };
         if let Err(e) = send(&mut stream, &response) {
