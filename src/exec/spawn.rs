@@ -111,11 +111,7 @@ pub(crate) fn spawn(
     if let Some(dir) = workdir {
         cmd.current_dir(dir);
     }
-    // SAFETY: the closure only calls setsid(2), which is async-signal-safe, and touches no
-    // memory shared with the parent.
-    unsafe {
-        cmd.pre_exec(|| rustix::process::setsid().map(drop).map_err(io::Error::from));
-    }
+    in_new_session(&mut cmd);
     let mut leaders = Leaders::lock();
     let mut child = cmd.spawn().map_err(|e| fail(describe(&e)))?;
     leaders.insert(child.id() as i32);
@@ -132,6 +128,16 @@ pub(crate) fn spawn(
         tree: Tree { pgid: pid, tag },
         pidfd,
     })
+}
+
+/// Makes `cmd` start in a new session (`setsid` in the child before exec): it leads its own
+/// process group and has no controlling terminal.
+pub(crate) fn in_new_session(cmd: &mut Command) {
+    // SAFETY: the closure only calls setsid(2), which is async-signal-safe, and touches no
+    // memory shared with the parent.
+    unsafe {
+        cmd.pre_exec(|| rustix::process::setsid().map(drop).map_err(io::Error::from));
+    }
 }
 
 /// Words for a spawn failure, without Rust's `(os error N)` suffix.

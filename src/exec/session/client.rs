@@ -7,7 +7,6 @@ use std::fs::{self, OpenOptions};
 use std::io;
 use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -20,6 +19,7 @@ use super::{
     EXEC_COMMAND_DEFAULT_YIELD_MS, ExecCommandRequest, POLL_YIELD_RANGE, SessionError, SessionInfo,
     SessionReply, WRITE_YIELD_RANGE, WriteStdinRequest,
 };
+use crate::exec::spawn::in_new_session;
 use crate::exec::tree::TAG_VAR;
 
 /// Starts a session server for a state directory, detached. Returns the process when it is a
@@ -332,10 +332,7 @@ fn command_launcher(argv: Vec<OsString>) -> Launcher {
             .stdin(Stdio::null())
             .stdout(log.try_clone()?)
             .stderr(log);
-        // SAFETY: setsid(2) is async-signal-safe and touches no shared memory.
-        unsafe {
-            cmd.pre_exec(|| rustix::process::setsid().map(drop).map_err(io::Error::from));
-        }
+        in_new_session(&mut cmd);
         cmd.spawn().map(Some)
     })
 }
