@@ -30,12 +30,12 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand read-file 'Arguments of read-file'
-            cand list-dir 'Arguments of list-dir'
-            cand write-file 'Arguments of write-file'
-            cand exec 'Arguments of exec'
-            cand exec-command 'Arguments of exec-command'
-            cand write-stdin 'Arguments of write-stdin'
+            cand read-file 'Read a text file with line numbers and a content tag.'
+            cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+            cand write-file 'Create a file, or replace a whole file''s content.'
+            cand exec 'Run a command once and return its exit code and output.'
+            cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+            cand write-stdin 'Send input to a running exec_command session, or read its new output.'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
             cand call 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
             cand state 'Inspect or clear the freshness table in .agent-state/'
@@ -61,8 +61,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;list-dir'= {
             cand --offset 'First entry to show, 1-based, in tree order (default 1)'
@@ -79,8 +79,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;write-file'= {
             cand --content 'The whole new content (CLI: --content, or stdin). Written exactly as given; in an existing file, line breaks take the file''s own line ending and encoding'
@@ -99,8 +99,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;exec'= {
             cand --workdir 'Working directory (default: the current directory)'
@@ -115,8 +115,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;exec-command'= {
             cand --workdir 'Working directory (default: the current directory)'
@@ -133,8 +133,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;write-stdin'= {
             cand --chars 'Text to write to the process''s stdin, e.g. "print(1)\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\u0003" sends Ctrl-C (SIGINT) instead'
@@ -149,8 +149,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;schema'= {
             cand --format 'The shape of each definition'
@@ -352,12 +352,12 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help'
         }
         &'agtool;help'= {
-            cand read-file 'Arguments of read-file'
-            cand list-dir 'Arguments of list-dir'
-            cand write-file 'Arguments of write-file'
-            cand exec 'Arguments of exec'
-            cand exec-command 'Arguments of exec-command'
-            cand write-stdin 'Arguments of write-stdin'
+            cand read-file 'Read a text file with line numbers and a content tag.'
+            cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+            cand write-file 'Create a file, or replace a whole file''s content.'
+            cand exec 'Run a command once and return its exit code and output.'
+            cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+            cand write-stdin 'Send input to a running exec_command session, or read its new output.'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
             cand call 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
             cand state 'Inspect or clear the freshness table in .agent-state/'

@@ -34,12 +34,12 @@ complete -c agtool -n "__fish_agtool_needs_command" -l no-freshness -d 'Turn the
 complete -c agtool -n "__fish_agtool_needs_command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_needs_command" -s h -l help -d 'Print help'
 complete -c agtool -n "__fish_agtool_needs_command" -s V -l version -d 'Print version'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "read-file" -d 'Arguments of read-file'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'Arguments of list-dir'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-file" -d 'Arguments of write-file'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec" -d 'Arguments of exec'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec-command" -d 'Arguments of exec-command'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-stdin" -d 'Arguments of write-stdin'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec" -d 'Run a command once and return its exit code and output.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
@@ -65,7 +65,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l timeout-ms -
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l offset -d 'First entry to show, 1-based, in tree order (default 1)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l limit -d 'Most entries to show (default 25)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l depth -d 'How many levels deep to list (default 2)' -r
@@ -82,7 +82,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l timeout-ms -d
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l content -d 'The whole new content (CLI: --content, or stdin). Written exactly as given; in an existing file, line breaks take the file\'s own line ending and encoding' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l overwrite -d 'Replace an existing file (default true); false refuses when the file exists' -r -f -a "true\t''
 false\t''"
@@ -103,7 +103,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l timeout-ms 
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand write-file" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l workdir -d 'Working directory (default: the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l max-output-bytes -d 'Output budget in bytes: the first half and the last half are kept, the middle is dropped and counted (default 30000)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
@@ -116,7 +116,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec" -l exit-code -d 'CLI
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand exec" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l workdir -d 'Working directory (default: the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l shell -d 'The shell (default: config exec.shell, else /bin/bash)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l login -d 'Run the shell as a login shell (-lc instead of -c; default false)' -r -f -a "true\t''
@@ -132,7 +132,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l timeout-m
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l chars -d 'Text to write to the process\'s stdin, e.g. "print(1)\\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\\u0003" sends Ctrl-C (SIGINT) instead' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l yield-time-ms -d 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l max-output-tokens -d 'Output budget in tokens, 4 bytes each (default 10000)' -r
@@ -145,7 +145,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l timeout-ms
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The shape of each definition' -r -f -a "anthropic\t''
 openai\t''
 mcp\t''"
@@ -288,12 +288,12 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l json -d
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -s h -l help -d 'Print help'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "read-file" -d 'Arguments of read-file'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "list-dir" -d 'Arguments of list-dir'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-file" -d 'Arguments of write-file'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec" -d 'Arguments of exec'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec-command" -d 'Arguments of exec-command'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-stdin" -d 'Arguments of write-stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'

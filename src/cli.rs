@@ -79,16 +79,20 @@ fn global_args(cmd: Command) -> Command {
 /// The subcommand for one tool: its own flags plus `--args`.
 fn tool_command(spec: &ToolSpec) -> Command {
     let summary = spec.meta.description.lines().next().unwrap_or_default();
-    let cmd = Command::new(spec.command_name())
+    let cmd =
+        Command::new(spec.command_name()).after_help(format!("Examples:\n{}", spec.meta.examples));
+    // The argument struct's own doc comment would replace the tool's summary: set it after.
+    let cmd = (spec.augment)(cmd)
         .about(summary.to_owned())
         .long_about(spec.meta.description)
-        .after_help(format!("Examples:\n{}", spec.meta.examples));
-    let cmd = (spec.augment)(cmd).arg(
-        Arg::new("args")
-            .long("args")
-            .value_name("JSON|-|@FILE")
-            .help("All arguments as one JSON object (- reads it from stdin, @FILE from a file)"),
-    );
+        .arg(
+            Arg::new("args")
+                .long("args")
+                .value_name("JSON|-|@FILE")
+                .help(
+                    "All arguments as one JSON object (- reads it from stdin, @FILE from a file)",
+                ),
+        );
     cmd.mut_args(|a| {
         if a.is_required_set() && a.get_id() != "args" {
             a.required(false).required_unless_present("args")

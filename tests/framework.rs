@@ -352,6 +352,17 @@ fn help_has_examples_and_defaults() {
 }
 
 #[test]
+fn short_help_starts_with_the_tool_summary() {
+    let t = workspace();
+    let out = agtool(t.path()).args(["read-file", "-h"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("Read a text file with line numbers and a content tag."),
+        "{text}"
+    );
+}
+
+#[test]
 fn unknown_subcommand_is_exit_2() {
     let t = workspace();
     agtool(t.path()).arg("frobnicate").assert().code(2);
