@@ -3,6 +3,7 @@
 //!
 //! Layout: [`tools`] holds one file per tool and the registry; [`workspace`] the root, path
 //! policy, file layer and state store; [`text`] content tags, editable text and rendering;
+//! [`patch`] the pure apply-patch engine (parse, seek, line edits);
 //! [`cli`] turns the registry into the command line; [`commands`] the meta commands
 //! (`schema`, `call`, `state`); [`exec`] the process core behind the exec tools.
 
@@ -11,6 +12,7 @@ pub mod commands;
 pub mod context;
 pub mod error;
 pub mod exec;
+pub mod patch;
 pub mod text;
 pub mod tools;
 pub mod workspace;

@@ -1,0 +1,346 @@
+//! Turning one file's chunks into line edits (spec 04-apply-patch.md, "Matching a chunk").
+//!
+//! Context lines only locate a chunk: edits are made for each contiguous run of `-`/`+` lines,
+//! so every line the patch meant to keep stays the file's own bytes even after a fuzzy match.
+
+use std::fmt;
+
+use super::parse::{BodyLine, Chunk};
+use super::seek::{Pass, seek};
+use super::similarity::{Region, closest_region};
+
+/// Replace file lines `start..end` (0-based, end exclusive) with `lines` (no terminators).
+/// `start == end` is a pure insertion before line `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineEdit {
+    pub start: usize,
+    pub end: usize,
+    pub lines: Vec<String>,
+}
+
+/// What [`compute_edits`] found for one file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Applied {
+    /// In ascending order and non-overlapping (`edits[i].end <= edits[i + 1].start`); two
+    /// insertions at one position keep patch order. Applying them from last to first through
+    /// any `replace_lines(start, end, lines)` gives the patched file.
+    pub edits: Vec<LineEdit>,
+    /// One note per chunk line set (body or `@@` line) that matched by a pass other than exact.
+    pub notes: Vec<MatchNote>,
+}
+
+/// Which lines of a chunk a [`MatchNote`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteSubject {
+    /// The chunk's context and `-` lines.
+    Body,
+    /// One of its `@@ <context>` lines.
+    AtContext,
+}
+
+/// A chunk matched by a fuzzy pass. Displays as `chunk 2 matched ignoring trailing whitespace
+/// at line 40` (or `chunk 2 @@ line matched ...`); the caller prefixes the path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchNote {
+    /// 1-based chunk number within its Update hunk.
+    pub chunk: usize,
+    pub subject: NoteSubject,
+    /// The pass that matched (never [`Pass::Exact`]).
+    pub pass: Pass,
+    /// 1-based file line where the match starts.
+    pub line: usize,
+}
+
+impl fmt::Display for MatchNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.subject {
+            NoteSubject::Body => "",
+            NoteSubject::AtContext => " @@ line",
+        };
+        write!(
+            f,
+            "chunk {}{what} matched {} at line {}",
+            self.chunk, self.pass, self.line
+        )
+    }
+}
+
+/// A chunk (or one of its `@@` lines) that could not be found after the cursor.
+/// `Display` is spec 04's message without `Error: `: the header line, the expected lines, then
+/// the closest region of the file with 1-based line numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeekError {
+    pub path: String,
+    /// 1-based chunk number within its Update hunk.
+    pub chunk: usize,
+    /// 1-based patch line of the lines that were sought.
+    pub patch_line: usize,
+    /// The lines that were sought; for an `@@` line, that one line prefixed with `@@ `.
+    pub expected: Vec<String>,
+    /// The most similar region of the file, if any line is similar at all.
+    pub closest: Option<Region>,
+    /// The lines do match, but only before the cursor: (1-based line of that match, 1-based
+    /// line where the previous chunk ended).
+    pub before_cursor: Option<(usize, usize)>,
+}
+
+impl fmt::Display for SeekError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}: could not find the lines of chunk {} (patch line {}):",
+            self.path, self.chunk, self.patch_line
+        )?;
+        for line in &self.expected {
+            writeln!(f, "     |{line}")?;
+        }
+        if let Some((found, cursor)) = self.before_cursor {
+            writeln!(
+                f,
+                "They occur at line {found}, above line {cursor} where the previous chunk \
+                 ended; the chunks of one file must come in file order."
+            )?;
+        }
+        match &self.closest {
+            Some(region) => {
+                let last = region.start + region.lines.len() - 1;
+                writeln!(
+                    f,
+                    "Closest region of the file, lines {}-{last}:",
+                    region.start
+                )?;
+                for (i, line) in region.lines.iter().enumerate() {
+                    writeln!(f, "{:>5}|{line}", region.start + i)?;
+                }
+            }
+            None => writeln!(f, "No region of the file resembles them.")?,
+        }
+        write!(
+            f,
+            "Read the file again and copy the context and '-' lines exactly; nothing was changed."
+        )
+    }
+}
+
+impl std::error::Error for SeekError {}
+
+/// Matches `chunks` (one Update hunk's, in patch order) against `file_lines` (the file's
+/// decoded lines without terminators) and returns the edits that apply them.
+///
+/// Errors: [`SeekError`] for the first chunk or `@@` line not found after the cursor; `path`
+/// is only used in that message.
+pub fn compute_edits(
+    path: &str,
+    file_lines: &[&str],
+    chunks: &[Chunk],
+) -> Result<Applied, SeekError> {
+    let mut applied = Applied::default();
+    let mut cursor = 0;
+    for (index, chunk) in chunks.iter().enumerate() {
+        cursor = match_chunk(path, file_lines, chunk, index + 1, cursor, &mut applied)?;
+    }
+    Ok(applied)
+}
+
+/// Matches one chunk from `cursor`, records its edits and notes, returns the new cursor.
+fn match_chunk(
+    path: &str,
+    file_lines: &[&str],
+    chunk: &Chunk,
+    number: usize,
+    mut cursor: usize,
+    applied: &mut Applied,
+) -> Result<usize, SeekError> {
+    for context in &chunk.contexts {
+        let pattern = [context.text.as_str()];
+        let Some((at, pass)) = seek(file_lines, &pattern, cursor, false) else {
+            let expected = vec![format!("@@ {}", context.text)];
+            return Err(not_found(
+                path,
+                file_lines,
+                number,
+                context.patch_line,
+                &pattern,
+                expected,
+                cursor,
+            ));
+        };
+        note(applied, number, NoteSubject::AtContext, pass, at);
+        cursor = at + 1;
+    }
+    let mut body = chunk.lines.clone();
+    let found = match locate(file_lines, &body, cursor, chunk) {
+        Some(found) => Some(found),
+        None => drop_trailing_empty(&body).and_then(|shorter| {
+            let found = locate(file_lines, &shorter, cursor, chunk);
+            body = shorter;
+            found
+        }),
+    };
+    let Some((start, pass)) = found else {
+        let old = old_lines(&chunk.lines);
+        let expected = old.iter().map(|line| line.to_string()).collect();
+        return Err(not_found(
+            path,
+            file_lines,
+            number,
+            chunk.body_line,
+            &old,
+            expected,
+            cursor,
+        ));
+    };
+    if old_lines(&body).is_empty() {
+        applied.edits.push(LineEdit {
+            start,
+            end: start,
+            lines: added_lines(&body),
+        });
+        return Ok(start);
+    }
+    note(applied, number, NoteSubject::Body, pass, start);
+    Ok(push_runs(&body, start, &mut applied.edits))
+}
+
+/// Where a chunk body goes: its old lines sought from the cursor, or for a body without old
+/// lines (pure addition) right at the cursor after `@@` context, else at the end of the file.
+fn locate(
+    file_lines: &[&str],
+    body: &[BodyLine],
+    cursor: usize,
+    chunk: &Chunk,
+) -> Option<(usize, Pass)> {
+    let old = old_lines(body);
+    if old.is_empty() {
+        let at = if chunk.contexts.is_empty() {
+            file_lines.len()
+        } else {
+            cursor
+        };
+        return Some((at, Pass::Exact));
+    }
+    seek(file_lines, &old, cursor, chunk.end_of_file)
+}
+
+/// The retry of spec 04: when the old lines end with an empty line, the body without it. An
+/// empty `-` line simply goes; an empty context line goes from the old lines but stays an
+/// added line when `+` lines follow it (it was meant to be in the new text).
+fn drop_trailing_empty(body: &[BodyLine]) -> Option<Vec<BodyLine>> {
+    let last_old = body
+        .iter()
+        .rposition(|line| !matches!(line, BodyLine::Add(_)))?;
+    let mut shorter = body.to_vec();
+    match &body[last_old] {
+        BodyLine::Remove(text) if text.is_empty() => {
+            shorter.remove(last_old);
+        }
+        BodyLine::Context(text) if text.is_empty() => {
+            if last_old + 1 == body.len() {
+                shorter.remove(last_old);
+            } else {
+                shorter[last_old] = BodyLine::Add(String::new());
+            }
+        }
+        _ => return None,
+    }
+    Some(shorter)
+}
+
+/// Pushes one edit per contiguous run of `-`/`+` lines of a body matched at `start`; returns
+/// the line after the matched old lines.
+fn push_runs(body: &[BodyLine], start: usize, edits: &mut Vec<LineEdit>) -> usize {
+    let mut at = start;
+    let mut run: Option<LineEdit> = None;
+    for line in body {
+        match line {
+            BodyLine::Context(_) => {
+                edits.extend(run.take());
+                at += 1;
+            }
+            BodyLine::Remove(_) => {
+                run.get_or_insert_with(|| empty_edit(at)).end += 1;
+                at += 1;
+            }
+            BodyLine::Add(text) => run
+                .get_or_insert_with(|| empty_edit(at))
+                .lines
+                .push(text.clone()),
+        }
+    }
+    edits.extend(run);
+    at
+}
+
+fn empty_edit(at: usize) -> LineEdit {
+    LineEdit {
+        start: at,
+        end: at,
+        lines: Vec::new(),
+    }
+}
+
+fn old_lines(body: &[BodyLine]) -> Vec<&str> {
+    body.iter()
+        .filter_map(|line| match line {
+            BodyLine::Context(text) | BodyLine::Remove(text) => Some(text.as_str()),
+            BodyLine::Add(_) => None,
+        })
+        .collect()
+}
+
+fn added_lines(body: &[BodyLine]) -> Vec<String> {
+    body.iter()
+        .filter_map(|line| match line {
+            BodyLine::Add(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn note(applied: &mut Applied, chunk: usize, subject: NoteSubject, pass: Pass, at: usize) {
+    if pass != Pass::Exact {
+        applied.notes.push(MatchNote {
+            chunk,
+            subject,
+            pass,
+            line: at + 1,
+        });
+    }
+}
+
+fn not_found(
+    path: &str,
+    file_lines: &[&str],
+    chunk: usize,
+    patch_line: usize,
+    pattern: &[&str],
+    expected: Vec<String>,
+    cursor: usize,
+) -> SeekError {
+    let before_cursor = seek(file_lines, pattern, 0, false)
+        .filter(|&(at, _)| at < cursor)
+        .map(|(at, _)| (at + 1, cursor));
+    SeekError {
+        path: path.to_string(),
+        chunk,
+        patch_line,
+        expected,
+        closest: closest_region(file_lines, pattern, cursor),
+        before_cursor,
+    }
+}
+
+/// Applies `edits` (as returned in [`Applied::edits`]) to `lines` and returns the new lines.
+/// A reference implementation for tests and previews; the tool applies edits through the
+/// editable text so untouched lines keep their own terminators.
+pub fn apply_to_lines(lines: &[&str], edits: &[LineEdit]) -> Vec<String> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut next = 0;
+    for edit in edits {
+        out.extend(lines[next..edit.start].iter().map(|line| line.to_string()));
+        out.extend(edit.lines.iter().cloned());
+        next = edit.end;
+    }
+    out.extend(lines[next..].iter().map(|line| line.to_string()));
+    out
+}
