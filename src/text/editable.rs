@@ -12,6 +12,8 @@ use std::ops::Range;
 
 use encoding_rs::{GB18030, GBK};
 
+mod batch;
+
 /// How many leading bytes are searched for a NUL to call a file binary (spec 01).
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 

@@ -1,0 +1,224 @@
+//! Many line edits in one pass (spec 01 "Editable text"), for apply-patch: a patch with
+//! thousands of hunks must cost one copy of the file, not one per hunk.
+
+use super::{EditableText, Eol};
+
+impl EditableText {
+    /// Replaces several line ranges at once. `edits` yields `(start, end, new_lines)`: lines
+    /// `start..end` (0-based, end exclusive; `start == end` inserts before line `start`) are
+    /// replaced by `new_lines` (without terminators). Ranges refer to the text before any edit
+    /// and must be ascending and non-overlapping; several insertions at one position keep
+    /// their order.
+    ///
+    /// The result is what [`EditableText::replace_lines`] applied from the last edit to the
+    /// first gives, except that added lines take the dominant terminator of the original text
+    /// throughout: a replacement line keeps the terminator of the line it replaces (in order),
+    /// extra lines take the dominant one, untouched lines keep theirs, and whether the text
+    /// ends with a terminator is kept (an empty text that gains lines ends with one).
+    ///
+    /// Panics when a range is out of bounds, reversed, or before the end of the previous one.
+    pub fn replace_line_ranges<'a>(
+        &mut self,
+        edits: impl IntoIterator<Item = (usize, usize, &'a [String])>,
+    ) {
+        let dominant = self.dominant_eol();
+        let keep_final = self.has_final_newline() || self.text.is_empty();
+        let old: Vec<&str> = self.lines().collect();
+        let term = |i: usize| self.eols.get(i).copied();
+        let mut out = Builder {
+            text: String::with_capacity(self.text.len()),
+            eols: Vec::with_capacity(self.eols.len()),
+            open: None,
+            dominant,
+        };
+        let mut next = 0;
+        for (start, end, lines) in edits {
+            assert!(
+                next <= start && start <= end && end <= old.len(),
+                "line edits out of order or out of bounds"
+            );
+            (next..start).for_each(|i| out.push(old[i], term(i)));
+            for (j, line) in lines.iter().enumerate() {
+                let own = if start + j < end {
+                    term(start + j)
+                } else {
+                    Some(dominant)
+                };
+                out.push(line, own);
+            }
+            next = end;
+        }
+        (next..old.len()).for_each(|i| out.push(old[i], term(i)));
+        let (text, eols) = out.finish(keep_final);
+        self.text = text;
+        self.eols = eols;
+    }
+}
+
+/// Accumulates lines; a line's terminator is written when the next line arrives (or at the
+/// end), because only then is it known whether the line is the last one.
+struct Builder {
+    text: String,
+    eols: Vec<Eol>,
+    /// The terminator wanted by the last pushed line (`None`: it had none, i.e. it was the
+    /// unterminated last line of the original), or `None` when no line was pushed yet.
+    open: Option<Option<Eol>>,
+    dominant: Eol,
+}
+
+impl Builder {
+    fn push(&mut self, line: &str, own: Option<Eol>) {
+        self.close();
+        self.text.push_str(line);
+        self.open = Some(own);
+    }
+
+    /// Terminates the open line: its own terminator, or the dominant one for a line that had
+    /// none but is no longer last.
+    fn close(&mut self) {
+        if let Some(own) = self.open.take() {
+            self.text.push('\n');
+            self.eols.push(own.unwrap_or(self.dominant));
+        }
+    }
+
+    fn finish(mut self, keep_final: bool) -> (String, Vec<Eol>) {
+        if keep_final {
+            self.close();
+        }
+        (self.text, self.eols)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same edits applied with `replace_lines` from the last to the first.
+    fn sequential(text: &EditableText, edits: &[(usize, usize, Vec<String>)]) -> EditableText {
+        let mut t = text.clone();
+        for (start, end, lines) in edits.iter().rev() {
+            t.replace_lines(*start, *end, lines);
+        }
+        t
+    }
+
+    fn batch(text: &EditableText, edits: &[(usize, usize, Vec<String>)]) -> EditableText {
+        let mut t = text.clone();
+        t.replace_line_ranges(edits.iter().map(|(s, e, l)| (*s, *e, l.as_slice())));
+        t
+    }
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A small deterministic generator (xorshift) so the comparison covers many shapes.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn matches_sequential_replace_lines_on_uniform_files() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for round in 0..3000 {
+            let eol = ["\n", "\r\n", "\r"][rng.below(3)];
+            let count = rng.below(7);
+            let mut raw: String = (0..count).map(|i| format!("l{i}{eol}")).collect();
+            if count > 0 && rng.below(2) == 0 {
+                raw.truncate(raw.len() - eol.len());
+            }
+            let text = EditableText::new_utf8(&raw);
+            let mut edits = Vec::new();
+            let mut next = 0;
+            while next <= count && rng.below(3) != 0 {
+                let start = next + rng.below(count - next + 1);
+                let end = start + rng.below(count - start + 1);
+                let new: Vec<String> = (0..rng.below(3)).map(|j| format!("n{round}.{j}")).collect();
+                if start == end && new.is_empty() {
+                    break;
+                }
+                edits.push((start, end, new));
+                next = end;
+                if start == end && rng.below(2) == 0 {
+                    continue;
+                }
+            }
+            let want = sequential(&text, &edits);
+            let got = batch(&text, &edits);
+            let removed: usize = edits.iter().map(|(s, e, _)| e - s).sum();
+            if count > 0 && removed == count {
+                // One by one, the text passes through empty and forgets it had no final
+                // newline; in one pass it is kept.
+                if !got.text().is_empty() {
+                    assert_eq!(got.has_final_newline(), text.has_final_newline());
+                }
+                assert_eq!(
+                    got.text().trim_end_matches('\n'),
+                    want.text().trim_end_matches('\n')
+                );
+                continue;
+            }
+            assert_eq!(got.text(), want.text(), "{raw:?} {edits:?}");
+            // Every terminator stays the file's own. (Applied one by one, an edit that empties
+            // the text would make later insertions fall back to LF.)
+            let own = text.dominant_eol();
+            assert!(got.eols().iter().all(|e| *e == own), "{raw:?} {edits:?}");
+            if want.eols().iter().all(|e| *e == own) {
+                assert_eq!(
+                    got.encode().unwrap(),
+                    want.encode().unwrap(),
+                    "{raw:?} {edits:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_terminators_keep_their_own_and_new_lines_take_the_dominant() {
+        let text = EditableText::new_utf8("a\r\nb\nc\r\nd\r\n");
+        let got = batch(&text, &[(1, 2, lines(&["B", "B2"])), (4, 4, lines(&["e"]))]);
+        assert_eq!(got.encode().unwrap(), b"a\r\nB\nB2\r\nc\r\nd\r\ne\r\n");
+    }
+
+    #[test]
+    fn final_newline_presence_is_kept() {
+        let text = EditableText::new_utf8("x\ny");
+        assert_eq!(
+            batch(&text, &[(1, 2, lines(&["Y"]))]).encode().unwrap(),
+            b"x\nY"
+        );
+        assert_eq!(
+            batch(&text, &[(2, 2, lines(&["z"]))]).encode().unwrap(),
+            b"x\ny\nz"
+        );
+        assert_eq!(batch(&text, &[(1, 2, vec![])]).encode().unwrap(), b"x");
+        assert_eq!(batch(&text, &[(0, 2, vec![])]).encode().unwrap(), b"");
+        let empty = EditableText::new_utf8("");
+        assert_eq!(
+            batch(&empty, &[(0, 0, lines(&["a"]))]).encode().unwrap(),
+            b"a\n"
+        );
+    }
+
+    #[test]
+    fn insertions_at_one_position_keep_order() {
+        let text = EditableText::new_utf8("a\n");
+        let got = batch(&text, &[(1, 1, lines(&["b"])), (1, 1, lines(&["c"]))]);
+        assert_eq!(got.text(), "a\nb\nc\n");
+    }
+
+    #[test]
+    #[should_panic(expected = "out of order")]
+    fn overlapping_edits_panic() {
+        let mut text = EditableText::new_utf8("a\nb\nc\n");
+        let one = lines(&["x"]);
+        text.replace_line_ranges([(0, 2, one.as_slice()), (1, 3, one.as_slice())]);
+    }
+}
