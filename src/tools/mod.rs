@@ -5,6 +5,7 @@
 //! in [`registry`]. The CLI subcommand, the JSON Schema, JSON parsing and validation, `call`
 //! and `schema` all come from that definition, so they cannot drift.
 
+pub mod apply_patch;
 pub mod args;
 pub mod exec;
 pub mod exec_command;
@@ -151,6 +152,7 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<read_file::ReadFile>(),
         spec::<list_dir::ListDir>(),
         spec::<write_file::WriteFile>(),
+        spec::<apply_patch::ApplyPatch>(),
         spec::<exec::Exec>(),
         spec::<exec_command::ExecCommand>(),
         spec::<write_stdin::WriteStdin>(),

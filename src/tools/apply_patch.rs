@@ -1,0 +1,196 @@
+//! `apply-patch`: apply a patch in the format coding models emit (OpenAI Codex's apply_patch
+//! format), all or nothing (spec 04-apply-patch.md).
+//!
+//! Order of work: parse → policy check of every path → locks → load and freshness gate →
+//! match and compute every hunk in memory ([`plan`]) → syntax gate → `dry_run` diff or atomic
+//! writes with restore on failure → register the new tags.
+
+mod plan;
+
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::patch::parse;
+use crate::text::diff;
+use crate::tools::write_support::{self, dry_run_output};
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::txn::{Outcome, Transaction, Written};
+use plan::{Action, Entry, Plan, PlannedFile};
+
+/// Arguments of apply-patch.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyPatchArgs {
+    /// The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or
+    /// `--input FILE` to read it from a file.
+    #[arg(long, value_name = "FILE")]
+    #[schemars(required)]
+    pub input: Option<String>,
+    /// Refuse a patch that adds syntax errors to a file (default true).
+    #[arg(long)]
+    pub check_syntax: Option<bool>,
+    /// Show the unified diff of every file, write nothing (default false).
+    #[arg(long)]
+    pub dry_run: Option<bool>,
+}
+
+/// The apply-patch tool.
+pub struct ApplyPatch;
+
+impl Tool for ApplyPatch {
+    type Args = ApplyPatchArgs;
+    const NAME: &'static str = "apply_patch";
+    const META: ToolMeta = ToolMeta {
+        description: "Apply a patch that adds, deletes, updates or moves files, all or nothing.\n\
+Format:\n\
+*** Begin Patch\n\
+*** Add File: <path>      then lines starting with +\n\
+*** Delete File: <path>\n\
+*** Update File: <path>   optionally *** Move to: <path>, then chunks:\n\
+@@ <a line just above the change, e.g. a def or class line> (optional, may repeat)\n\
+ context line (starts with a space)\n\
+-removed line\n\
++added line\n\
+*** End of File           (optional: the chunk ends at the end of the file)\n\
+*** End Patch\n\
+Give about 3 context lines around each change; chunks of one file go in file order. Updating, \
+deleting or moving a file needs a current read_file of it. Context lines are only used to find \
+the place: the file's own lines are kept. Line endings, encoding and final newline are kept. \
+Reports each file with its new tag: A (added), M (modified), D (deleted).",
+        examples: "  agtool apply-patch < fix.patch\n  agtool apply-patch --input fix.patch --dry-run true",
+        group: Group::Edit,
+        sensitive: true,
+        serial: true,
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: false,
+        timeout_ms: Some(60_000),
+        body: Some("input"),
+        tags: &["write", "files", "patch"],
+    };
+
+    /// On the command line `--input` names a file holding the patch: read it here.
+    fn cli_fixup(args: &mut Map<String, Value>, ctx: &Ctx) -> Result<(), ToolError> {
+        if let Some(Value::String(file)) = args.get("input") {
+            let text = std::fs::read_to_string(ctx.cwd.join(file))
+                .map_err(|e| ToolError::usage(format!("--input {file}: cannot read: {e}")))?;
+            args.insert("input".to_owned(), Value::String(text));
+        }
+        Ok(())
+    }
+
+    fn run(ctx: &Ctx, args: ApplyPatchArgs) -> ToolResult {
+        let input = args.input.as_deref().ok_or_else(|| {
+            ToolError::usage("input is required (pass the patch, or pipe it on stdin)")
+        })?;
+        let patch = parse(input).map_err(|e| ToolError::refused(e.to_string()))?;
+        let paths = Plan::check_paths(ctx, &patch)?;
+        let txn = Transaction::begin(ctx, paths.iter().map(|p| p.real.as_path()))?;
+        let plan = Plan::build(&txn, &patch, paths)?;
+        let (files, entries) = plan.into_changes()?;
+        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let changes = files.iter().map(|f| f.change.clone()).collect();
+        match txn.commit(changes, opts)? {
+            Outcome::DryRun(_) => Ok(dry_run(&files, &entries)),
+            Outcome::Written(written) => Ok(summary(&entries, &written)),
+        }
+    }
+}
+
+/// The success output (spec 04 "Output"): A, then M, then D lines in patch order, then the
+/// fuzzy-match notes, then syntax and registration notes.
+fn summary(entries: &[Entry], written: &[Written]) -> Output {
+    let mut text = String::from("Success. Updated the following files:\n");
+    let mut files_json = Vec::new();
+    for action in [Action::Added, Action::Modified, Action::Deleted] {
+        for entry in entries.iter().filter(|e| e.action == action) {
+            let w = &written[entry.file];
+            text.push_str(action.letter());
+            text.push(' ');
+            text.push_str(&entry.spelled);
+            if let Some(tag) = &w.tag {
+                text.push_str(&format!(" [#{tag}]"));
+            }
+            text.push('\n');
+            files_json.push(json!({
+                "path": entry.spelled,
+                "action": action.letter(),
+                "tag": w.tag,
+                "moved_from": entry.moved_from,
+                "notes": entry.notes,
+                "syntax": w.syntax,
+            }));
+        }
+    }
+    for entry in entries {
+        for note in &entry.notes {
+            text.push_str(note);
+            text.push('\n');
+        }
+    }
+    for entry in entries {
+        let w = &written[entry.file];
+        for line in [&w.syntax, &w.note].into_iter().flatten() {
+            text.push_str(&format!("{}: {line}\n", entry.spelled));
+        }
+    }
+    Output::text(text).with("files", Value::Array(files_json))
+}
+
+/// The `dry_run` output: the unified diff of every file in patch order (a move is one diff
+/// from the source to the destination), then the fuzzy-match notes.
+fn dry_run(files: &[PlannedFile], entries: &[Entry]) -> Output {
+    let mut out = String::new();
+    for entry in entries {
+        let file = &files[entry.file];
+        let change = &file.change;
+        match (&change.before, &change.old_text, &change.after) {
+            // A deleted file that cannot be decoded (binary) has no text diff.
+            (Some(bytes), None, None) => out.push_str(&format!(
+                "--- a/{}\n+++ /dev/null\n(binary file of {} bytes deleted)\n",
+                entry.spelled,
+                bytes.len()
+            )),
+            _ => out.push_str(&labelled_diff(
+                &file.old_label,
+                &entry.spelled,
+                change.old_text.as_deref(),
+                change.new_text.as_deref(),
+            )),
+        }
+    }
+    if out.is_empty() {
+        out.push_str("(no changes)\n");
+    }
+    let notes: Vec<&String> = entries.iter().flat_map(|e| &e.notes).collect();
+    let mut output = dry_run_output(out);
+    for note in notes {
+        output.text.push_str(note);
+        output.text.push('\n');
+    }
+    output
+}
+
+/// A unified diff whose two sides may name different paths (a move).
+fn labelled_diff(old_path: &str, new_path: &str, old: Option<&str>, new: Option<&str>) -> String {
+    if old_path == new_path {
+        return diff::unified(old_path, old, new);
+    }
+    let a = format!("a/{old_path}");
+    let b = format!("b/{new_path}");
+    let (old, new) = (old.unwrap_or(""), new.unwrap_or(""));
+    if old == new {
+        return format!("--- {a}\n+++ {b}\n(moved, content unchanged)\n");
+    }
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .missing_newline_hint(true)
+        .header(&a, &b)
+        .to_string()
+}
