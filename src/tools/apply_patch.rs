@@ -52,7 +52,7 @@ Format:\n\
 *** Delete File: <path>\n\
 *** Update File: <path>   optionally *** Move to: <path>, then chunks:\n\
 @@ <a line just above the change, e.g. a def or class line> (optional, may repeat)\n\
- context line (starts with a space)\n\
+\x20context line (starts with a space)\n\
 -removed line\n\
 +added line\n\
 *** End of File           (optional: the chunk ends at the end of the file)\n\
