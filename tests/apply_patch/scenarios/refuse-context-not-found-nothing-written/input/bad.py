@@ -1,0 +1,3 @@
+def main():
+    total = 1
+    return total

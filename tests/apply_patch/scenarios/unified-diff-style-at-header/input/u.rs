@@ -1,0 +1,7 @@
+fn main() {
+    let a = 1;
+}
+
+fn other() {
+    let a = 1;
+}
