@@ -1,0 +1,412 @@
+//! apply-patch through the real binary: argument paths, `--json`, freshness registration,
+//! restore after a failed write, modes and symlinks (spec 04 "Applying" and "Output").
+
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn agtool(root: &Path) -> Command {
+    let mut c = Command::cargo_bin("agtool").unwrap();
+    c.current_dir(root)
+        .env("AGTOOL_ROOT", root)
+        .env_remove("AGTOOL_AGENT")
+        .env_remove("AGTOOL_GROUPS")
+        .env_remove("AGTOOL_CONFIG")
+        .env_remove("AGTOOL_FRESHNESS")
+        .env_remove("AGTOOL_SYNTAX_CHECK")
+        .env("XDG_CONFIG_HOME", root.join(".no-user-config"));
+    c
+}
+
+fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().canonicalize().unwrap();
+    for (path, text) in files {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    (t, root)
+}
+
+fn read(root: &Path, path: &str) {
+    agtool(root).args(["read-file", path]).assert().success();
+}
+
+fn patch(body: &str) -> String {
+    format!("*** Begin Patch\n{body}*** End Patch\n")
+}
+
+fn content(root: &Path, path: &str) -> String {
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+#[test]
+fn input_file_flag_args_json_and_call_give_the_same_result() {
+    for way in 0..4 {
+        let (_t, root) = workspace(&[("a.txt", "one\n")]);
+        read(&root, "a.txt");
+        let text = patch("*** Update File: a.txt\n-one\n+two\n");
+        let mut cmd = agtool(&root);
+        match way {
+            0 => {
+                std::fs::write(root.join("fix.patch"), &text).unwrap();
+                cmd.args(["apply-patch", "--input", "fix.patch"]);
+            }
+            1 => {
+                let args = serde_json::json!({ "input": text }).to_string();
+                cmd.args(["apply-patch", "--args", &args]);
+            }
+            2 => {
+                cmd.args(["--groups", "files,edit", "call", "apply_patch"])
+                    .write_stdin(serde_json::json!({ "input": text }).to_string());
+            }
+            _ => {
+                cmd.arg("apply-patch").write_stdin(text);
+            }
+        }
+        cmd.assert().success().stdout(predicate::str::starts_with(
+            "Success. Updated the following files:\nM a.txt [#",
+        ));
+        assert_eq!(content(&root, "a.txt"), "two\n", "way {way}");
+    }
+}
+
+#[test]
+fn missing_input_file_is_a_usage_error() {
+    let (_t, root) = workspace(&[]);
+    agtool(&root)
+        .args(["apply-patch", "--input", "nope.patch"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--input nope.patch: cannot read"));
+}
+
+#[test]
+fn json_output_has_per_file_results_and_notes() {
+    let (_t, root) = workspace(&[
+        ("a.txt", "keep  \nold\n"),
+        ("gone.txt", "x\n"),
+        ("mv.txt", "m\n"),
+    ]);
+    for f in ["a.txt", "gone.txt", "mv.txt"] {
+        read(&root, f);
+    }
+    let out = agtool(&root)
+        .args(["--json", "apply-patch"])
+        .write_stdin(patch(
+            "*** Update File: a.txt\n@@\n keep\n-old\n+new\n*** Delete File: gone.txt\n\
+             *** Add File: n.txt\n+n\n*** Update File: mv.txt\n*** Move to: sub/mv.txt\n@@\n-m\n+M\n",
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    let files = v["files"].as_array().unwrap();
+    let summary: Vec<(String, String)> = files
+        .iter()
+        .map(|f| {
+            (
+                f["action"].as_str().unwrap().into(),
+                f["path"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("A", "n.txt"),
+            ("M", "a.txt"),
+            ("M", "sub/mv.txt"),
+            ("D", "gone.txt")
+        ]
+        .map(|(a, p)| (a.to_string(), p.to_string()))
+    );
+    assert_eq!(
+        files[1]["notes"][0],
+        "a.txt: chunk 1 matched ignoring trailing whitespace at line 1"
+    );
+    assert_eq!(files[2]["moved_from"], "mv.txt");
+    assert!(files[3]["tag"].is_null());
+    let tag = files[0]["tag"].as_str().unwrap();
+    assert_eq!(tag.len(), 8);
+    assert!(
+        v["output"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("A n.txt [#{tag}]"))
+    );
+    assert!(
+        v["output"].as_str().unwrap().ends_with(
+            "D gone.txt\na.txt: chunk 1 matched ignoring trailing whitespace at line 1\n"
+        )
+    );
+}
+
+#[test]
+fn json_refusal_is_not_ok() {
+    let (_t, root) = workspace(&[]);
+    let out = agtool(&root)
+        .args(["--json", "apply-patch"])
+        .write_stdin("*** Begin Patch\n*** End Patch\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"], "patch contains no hunks; nothing was changed");
+}
+
+#[test]
+fn new_tags_are_registered_so_the_next_patch_needs_no_read() {
+    let (_t, root) = workspace(&[("a.txt", "1\n")]);
+    read(&root, "a.txt");
+    for (old, new) in [("1", "2"), ("2", "3")] {
+        agtool(&root)
+            .arg("apply-patch")
+            .write_stdin(patch(&format!("*** Update File: a.txt\n-{old}\n+{new}\n")))
+            .assert()
+            .success();
+    }
+    // A file the patch created, then a file it moved: both usable without a read.
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(
+            "*** Add File: b.txt\n+b\n*** Update File: a.txt\n*** Move to: c.txt\n-3\n+4\n",
+        ))
+        .assert()
+        .success();
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(
+            "*** Update File: b.txt\n-b\n+B\n*** Update File: c.txt\n-4\n+5\n",
+        ))
+        .assert()
+        .success();
+    assert_eq!(
+        (content(&root, "b.txt"), content(&root, "c.txt")),
+        ("B\n".into(), "5\n".into())
+    );
+}
+
+#[test]
+fn a_moved_away_path_is_forgotten() {
+    let (_t, root) = workspace(&[("a.txt", "1\n")]);
+    read(&root, "a.txt");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(
+            "*** Update File: a.txt\n*** Move to: b.txt\n-1\n+2\n",
+        ))
+        .assert()
+        .success();
+    // Recreated behind agtool's back with the old content: the old read no longer vouches.
+    std::fs::write(root.join("a.txt"), "1\n").unwrap();
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: a.txt\n-1\n+x\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("read a.txt before editing it"));
+}
+
+#[test]
+fn dry_run_records_nothing() {
+    let (_t, root) = workspace(&[("a.txt", "1\n")]);
+    read(&root, "a.txt");
+    agtool(&root)
+        .args(["apply-patch", "--dry-run", "true"])
+        .write_stdin(patch(
+            "*** Update File: a.txt\n-1\n+2\n*** Add File: n.txt\n+n\n",
+        ))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("-1\n+2\n"));
+    assert!(!root.join("n.txt").exists());
+    // Had the dry run registered the would-be tag, this stale write would pass the gate.
+    std::fs::write(root.join("a.txt"), "2\n").unwrap();
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: a.txt\n-2\n+3\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "a.txt changed since you last read it",
+        ));
+}
+
+#[test]
+fn dry_run_of_a_move_is_one_diff_between_the_two_paths() {
+    let (_t, root) = workspace(&[("a.txt", "1\n2\n")]);
+    read(&root, "a.txt");
+    agtool(&root)
+        .args(["apply-patch", "--dry-run", "true"])
+        .write_stdin(patch(
+            "*** Update File: a.txt\n*** Move to: b/c.txt\n 1\n-2\n+3\n",
+        ))
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "--- a/a.txt\n+++ b/b/c.txt\n@@ -1,2 +1,2 @@\n 1\n-2\n+3\n",
+        ));
+    assert!(root.join("a.txt").exists() && !root.join("b").exists());
+}
+
+#[test]
+fn freshness_is_checked_before_matching() {
+    // The patch would not match either, but the stale read is what the caller must fix.
+    let (_t, root) = workspace(&[("a.txt", "1\n")]);
+    read(&root, "a.txt");
+    std::fs::write(root.join("a.txt"), "changed\n").unwrap();
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: a.txt\n-nothing like it\n+x\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "a.txt changed since you last read it",
+        ));
+}
+
+#[test]
+fn executable_bit_and_symlinks_are_kept() {
+    let (_t, root) = workspace(&[("run.sh", "#!/bin/sh\necho 1\n"), ("real.txt", "r\n")]);
+    std::fs::set_permissions(root.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    symlink("real.txt", root.join("link.txt")).unwrap();
+    read(&root, "run.sh");
+    read(&root, "link.txt");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: run.sh\n #!/bin/sh\n-echo 1\n+echo 2\n*** Update File: link.txt\n-r\n+R\n"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("M link.txt [#"));
+    let mode = std::fs::metadata(root.join("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o755);
+    assert!(
+        std::fs::symlink_metadata(root.join("link.txt"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(content(&root, "real.txt"), "R\n");
+}
+
+/// Makes `dir` refuse new entries: read-only for a normal user; immutable for root (who
+/// ignores permission bits). Returns false when neither works here.
+fn lock_dir(dir: &Path) -> bool {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(dir.join(".probe"), "x").is_err() {
+        return true;
+    }
+    std::fs::remove_file(dir.join(".probe")).unwrap();
+    let ok = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(dir)
+        .status();
+    ok.is_ok_and(|s| s.success()) && std::fs::write(dir.join(".probe"), "x").is_err()
+}
+
+fn unlock_dir(dir: &Path) {
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(dir)
+        .status();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_failed_write_restores_the_files_already_written() {
+    let (_t, root) = workspace(&[("a.txt", "a\n"), ("locked/b.txt", "b\n")]);
+    read(&root, "a.txt");
+    read(&root, "locked/b.txt");
+    if !lock_dir(&root.join("locked")) {
+        unlock_dir(&root.join("locked"));
+        eprintln!("skipped: cannot make a directory refuse writes here");
+        return;
+    }
+    let out = agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(
+            "*** Update File: a.txt\n-a\n+A\n*** Add File: new.txt\n+n\n*** Update File: locked/b.txt\n-b\n+B\n",
+        ))
+        .output()
+        .unwrap();
+    unlock_dir(&root.join("locked"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with("Error: writing locked/b.txt failed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the 2 file(s) already written were restored"),
+        "{stdout}"
+    );
+    assert_eq!(content(&root, "a.txt"), "a\n");
+    assert_eq!(content(&root, "locked/b.txt"), "b\n");
+    assert!(!root.join("new.txt").exists());
+}
+
+#[test]
+fn gbk_file_keeps_its_encoding() {
+    let (_t, root) = workspace(&[]);
+    // "你好\n世界\n" in GBK.
+    let gbk = b"\xc4\xe3\xba\xc3\n\xca\xc0\xbd\xe7\n";
+    std::fs::write(root.join("g.txt"), gbk).unwrap();
+    read(&root, "g.txt");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: g.txt\n 你好\n-世界\n+中文\n"))
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(root.join("g.txt")).unwrap(),
+        b"\xc4\xe3\xba\xc3\n\xd6\xd0\xce\xc4\n"
+    );
+}
+
+#[test]
+fn character_the_encoding_cannot_hold_is_refused() {
+    let (_t, root) = workspace(&[]);
+    std::fs::write(root.join("g.txt"), b"\xc4\xe3\xba\xc3\n").unwrap();
+    read(&root, "g.txt");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: g.txt\n-你好\n+😀\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("g.txt: the character"));
+    assert_eq!(
+        std::fs::read(root.join("g.txt")).unwrap(),
+        b"\xc4\xe3\xba\xc3\n"
+    );
+}
+
+#[test]
+fn schema_lists_apply_patch_as_sensitive_and_serial() {
+    let (_t, root) = workspace(&[]);
+    let out = agtool(&root)
+        .args(["--groups", "edit", "schema"])
+        .output()
+        .unwrap();
+    let tools: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let tool = tools.iter().find(|t| t["name"] == "apply_patch").unwrap();
+    assert_eq!(tool["x-agtool"]["group"], "edit");
+    assert_eq!(tool["x-agtool"]["sensitive"], true);
+    assert_eq!(tool["x-agtool"]["serial"], true);
+    assert_eq!(
+        tool["input_schema"]["required"],
+        serde_json::json!(["input"])
+    );
+    let description = tool["description"].as_str().unwrap();
+    assert!(description.contains("\n context line (starts with a space)\n"));
+}
