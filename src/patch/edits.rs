@@ -91,8 +91,14 @@ impl fmt::Display for SeekError {
             "{}: could not find the lines of chunk {} (patch line {}):",
             self.path, self.chunk, self.patch_line
         )?;
+        // One gutter width for both listings, so the lines stay aligned for comparison.
+        let last = self
+            .closest
+            .as_ref()
+            .map_or(0, |region| region.start + region.lines.len() - 1);
+        let gutter = last.to_string().len().max(5);
         for line in &self.expected {
-            writeln!(f, "     |{line}")?;
+            writeln!(f, "{:gutter$}|{line}", "")?;
         }
         if let Some((found, cursor)) = self.before_cursor {
             writeln!(
@@ -103,14 +109,13 @@ impl fmt::Display for SeekError {
         }
         match &self.closest {
             Some(region) => {
-                let last = region.start + region.lines.len() - 1;
                 writeln!(
                     f,
                     "Closest region of the file, lines {}-{last}:",
                     region.start
                 )?;
                 for (i, line) in region.lines.iter().enumerate() {
-                    writeln!(f, "{:>5}|{line}", region.start + i)?;
+                    writeln!(f, "{:>gutter$}|{line}", region.start + i)?;
                 }
             }
             None => writeln!(f, "No region of the file resembles them.")?,

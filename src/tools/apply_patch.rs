@@ -94,10 +94,13 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         let plan = Plan::build(&txn, &patch, paths)?;
         let (files, entries) = plan.into_changes()?;
         let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
-        let changes = files.iter().map(|f| f.change.clone()).collect();
-        match txn.commit(changes, opts)? {
-            Outcome::DryRun(_) => Ok(dry_run(&files, &entries)),
-            Outcome::Written(written) => Ok(summary(&entries, &written)),
+        // The preview needs the planned files, which the commit consumes.
+        let preview = opts.dry_run.then(|| dry_run(&files, &entries));
+        let changes = files.into_iter().map(|f| f.change).collect();
+        match (txn.commit(changes, opts)?, preview) {
+            (Outcome::Written(written), _) => Ok(summary(&entries, &written)),
+            (Outcome::DryRun(_), Some(preview)) => Ok(preview),
+            (Outcome::DryRun(diff), None) => Ok(dry_run_output(diff)),
         }
     }
 }
