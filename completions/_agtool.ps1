@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
+            [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
             [CompletionResult]::new('exec-command', 'exec-command', [CompletionResultType]::ParameterValue, 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).')
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
@@ -96,6 +97,23 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--allow-placeholders', '--allow-placeholders', [CompletionResultType]::ParameterName, 'Write even when the new content looks like it elides code with a placeholder comment such as `// ... rest of code` (default false)')
             [CompletionResult]::new('--check-syntax', '--check-syntax', [CompletionResultType]::ParameterName, 'Refuse a write that adds syntax errors (default true)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diff, write nothing (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;apply-patch' {
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or `--input FILE` to read it from a file')
+            [CompletionResult]::new('--check-syntax', '--check-syntax', [CompletionResultType]::ParameterName, 'Refuse a patch that adds syntax errors to a file (default true)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the unified diff of every file, write nothing (default false)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
@@ -388,6 +406,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
+            [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
             [CompletionResult]::new('exec-command', 'exec-command', [CompletionResultType]::ParameterValue, 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).')
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
@@ -408,6 +427,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;write-file' {
+            break
+        }
+        'agtool;help;apply-patch' {
             break
         }
         'agtool;help;exec' {

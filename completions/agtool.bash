@@ -16,6 +16,9 @@ _agtool() {
             ",$1")
                 cmd="agtool"
                 ;;
+            agtool,apply-patch)
+                cmd="agtool__subcmd__apply__subcmd__patch"
+                ;;
             agtool,call)
                 cmd="agtool__subcmd__call"
                 ;;
@@ -57,6 +60,9 @@ _agtool() {
                 ;;
             agtool,write-stdin)
                 cmd="agtool__subcmd__write__subcmd__stdin"
+                ;;
+            agtool__subcmd__help,apply-patch)
+                cmd="agtool__subcmd__help__subcmd__apply__subcmd__patch"
                 ;;
             agtool__subcmd__help,call)
                 cmd="agtool__subcmd__help__subcmd__call"
@@ -173,12 +179,62 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help --version read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help --version read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__apply__subcmd__patch)
+            opts="-h --input --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-syntax)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -383,8 +439,22 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir write-file exec exec-command write-stdin schema call state sessions completions man session-server help"
+            opts="read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__apply__subcmd__patch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand read-file 'Read a text file with line numbers and a content tag.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
             cand write-file 'Create a file, or replace a whole file''s content.'
+            cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
@@ -90,6 +91,22 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --allow-placeholders 'Write even when the new content looks like it elides code with a placeholder comment such as `// ... rest of code` (default false)'
             cand --check-syntax 'Refuse a write that adds syntax errors (default true)'
             cand --dry-run 'Show the diff, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;apply-patch'= {
+            cand --input 'The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or `--input FILE` to read it from a file'
+            cand --check-syntax 'Refuse a patch that adds syntax errors to a file (default true)'
+            cand --dry-run 'Show the unified diff of every file, write nothing (default false)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -355,6 +372,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand read-file 'Read a text file with line numbers and a content tag.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
             cand write-file 'Create a file, or replace a whole file''s content.'
+            cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
@@ -372,6 +390,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;list-dir'= {
         }
         &'agtool;help;write-file'= {
+        }
+        &'agtool;help;apply-patch'= {
         }
         &'agtool;help;exec'= {
         }
