@@ -79,9 +79,10 @@ pub struct SeekError {
     pub expected: Vec<String>,
     /// The most similar region of the file, if any line is similar at all.
     pub closest: Option<Region>,
-    /// The lines do match, but only before the cursor: (1-based line of that match, 1-based
-    /// line where the previous chunk ended).
-    pub before_cursor: Option<(usize, usize)>,
+    /// Why lines that do occur in the file were not taken, when that is the case: above the
+    /// previous chunk, overlapping the chunk's own `@@` line, or not at the end for an
+    /// `*** End of File` chunk. One sentence.
+    pub hint: Option<String>,
 }
 
 impl fmt::Display for SeekError {
@@ -100,12 +101,8 @@ impl fmt::Display for SeekError {
         for line in &self.expected {
             writeln!(f, "{:gutter$}|{line}", "")?;
         }
-        if let Some((found, cursor)) = self.before_cursor {
-            writeln!(
-                f,
-                "They occur at line {found}, above line {cursor} where the previous chunk \
-                 ended; the chunks of one file must come in file order."
-            )?;
+        if let Some(hint) = &self.hint {
+            writeln!(f, "{hint}")?;
         }
         match &self.closest {
             Some(region) => {
@@ -142,69 +139,117 @@ pub fn compute_edits(
     let mut applied = Applied::default();
     let mut cursor = 0;
     for (index, chunk) in chunks.iter().enumerate() {
-        cursor = match_chunk(path, file_lines, chunk, index + 1, cursor, &mut applied)?;
+        let search = Search {
+            path,
+            file_lines,
+            chunk,
+            number: index + 1,
+            chunk_start: cursor,
+        };
+        cursor = search.run(&mut applied)?;
     }
     Ok(applied)
 }
 
-/// Matches one chunk from `cursor`, records its edits and notes, returns the new cursor.
-fn match_chunk(
-    path: &str,
-    file_lines: &[&str],
-    chunk: &Chunk,
+/// One chunk's search: the chunk, its 1-based number, and where the previous chunk ended.
+struct Search<'a> {
+    path: &'a str,
+    file_lines: &'a [&'a str],
+    chunk: &'a Chunk,
     number: usize,
-    mut cursor: usize,
-    applied: &mut Applied,
-) -> Result<usize, SeekError> {
-    for context in &chunk.contexts {
-        let pattern = [context.text.as_str()];
-        let Some((at, pass)) = seek(file_lines, &pattern, cursor, false) else {
-            let expected = vec![format!("@@ {}", context.text)];
-            return Err(not_found(
-                path,
-                file_lines,
-                number,
-                context.patch_line,
-                &pattern,
-                expected,
-                cursor,
-            ));
+    chunk_start: usize,
+}
+
+impl Search<'_> {
+    /// Matches the chunk, records its edits and notes, returns the new cursor.
+    fn run(&self, applied: &mut Applied) -> Result<usize, SeekError> {
+        let (file_lines, chunk, number) = (self.file_lines, self.chunk, self.number);
+        let mut cursor = self.chunk_start;
+        for context in &chunk.contexts {
+            let pattern = [context.text.as_str()];
+            let Some((at, pass)) = seek(file_lines, &pattern, cursor, false) else {
+                let expected = vec![format!("@@ {}", context.text)];
+                return Err(self.not_found(context.patch_line, &pattern, expected, cursor));
+            };
+            note(applied, number, NoteSubject::AtContext, pass, at);
+            cursor = at + 1;
+        }
+        let mut body = chunk.lines.clone();
+        let found = match locate(file_lines, &body, cursor, chunk) {
+            Some(found) => Some(found),
+            None => drop_trailing_empty(&body).and_then(|shorter| {
+                let found = locate(file_lines, &shorter, cursor, chunk);
+                body = shorter;
+                found
+            }),
         };
-        note(applied, number, NoteSubject::AtContext, pass, at);
-        cursor = at + 1;
+        let Some((start, pass)) = found else {
+            let old = old_lines(&chunk.lines);
+            let expected = old.iter().map(|line| line.to_string()).collect();
+            return Err(self.not_found(chunk.body_line, &old, expected, cursor));
+        };
+        if old_lines(&body).is_empty() {
+            applied.edits.push(LineEdit {
+                start,
+                end: start,
+                lines: added_lines(&body),
+            });
+            return Ok(start);
+        }
+        note(applied, number, NoteSubject::Body, pass, start);
+        Ok(push_runs(&body, start, &mut applied.edits))
     }
-    let mut body = chunk.lines.clone();
-    let found = match locate(file_lines, &body, cursor, chunk) {
-        Some(found) => Some(found),
-        None => drop_trailing_empty(&body).and_then(|shorter| {
-            let found = locate(file_lines, &shorter, cursor, chunk);
-            body = shorter;
-            found
-        }),
-    };
-    let Some((start, pass)) = found else {
-        let old = old_lines(&chunk.lines);
-        let expected = old.iter().map(|line| line.to_string()).collect();
-        return Err(not_found(
-            path,
-            file_lines,
-            number,
-            chunk.body_line,
-            &old,
+
+    fn not_found(
+        &self,
+        patch_line: usize,
+        pattern: &[&str],
+        expected: Vec<String>,
+        cursor: usize,
+    ) -> SeekError {
+        SeekError {
+            path: self.path.to_string(),
+            chunk: self.number,
+            patch_line,
             expected,
-            cursor,
-        ));
-    };
-    if old_lines(&body).is_empty() {
-        applied.edits.push(LineEdit {
-            start,
-            end: start,
-            lines: added_lines(&body),
-        });
-        return Ok(start);
+            closest: closest_region(self.file_lines, pattern, cursor),
+            hint: self.hint(pattern, cursor),
+        }
     }
-    note(applied, number, NoteSubject::Body, pass, start);
-    Ok(push_runs(&body, start, &mut applied.edits))
+
+    /// Explains lines that occur in the file but were not taken (see [`SeekError::hint`]).
+    fn hint(&self, pattern: &[&str], cursor: usize) -> Option<String> {
+        let lines = self.file_lines;
+        if let Some((at, _)) = seek(lines, pattern, 0, false).filter(|&(at, _)| at < cursor) {
+            return Some(if at < self.chunk_start {
+                format!(
+                    "They occur at line {}, above line {} where the previous chunk ended; the \
+                     chunks of one file must come in file order.",
+                    at + 1,
+                    self.chunk_start
+                )
+            } else {
+                format!(
+                    "They occur at line {}, which is not below the chunk's @@ line (line {}): an \
+                     @@ line names a line above the chunk, so do not repeat it as the first \
+                     context line.",
+                    at + 1,
+                    cursor
+                )
+            });
+        }
+        if self.chunk.end_of_file
+            && let Some((at, _)) = seek(lines, pattern, cursor, false)
+        {
+            return Some(format!(
+                "They occur at line {}, but *** End of File requires them to end at the last \
+                 line ({}).",
+                at + 1,
+                lines.len()
+            ));
+        }
+        None
+    }
 }
 
 /// Where a chunk body goes: its old lines sought from the cursor, or for a body without old
@@ -310,28 +355,6 @@ fn note(applied: &mut Applied, chunk: usize, subject: NoteSubject, pass: Pass, a
             pass,
             line: at + 1,
         });
-    }
-}
-
-fn not_found(
-    path: &str,
-    file_lines: &[&str],
-    chunk: usize,
-    patch_line: usize,
-    pattern: &[&str],
-    expected: Vec<String>,
-    cursor: usize,
-) -> SeekError {
-    let before_cursor = seek(file_lines, pattern, 0, false)
-        .filter(|&(at, _)| at < cursor)
-        .map(|(at, _)| (at + 1, cursor));
-    SeekError {
-        path: path.to_string(),
-        chunk,
-        patch_line,
-        expected,
-        closest: closest_region(file_lines, pattern, cursor),
-        before_cursor,
     }
 }
 

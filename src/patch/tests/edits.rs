@@ -163,11 +163,18 @@ fn cursor_moves_forward_so_repeated_lines_go_in_order() {
 fn chunks_out_of_order_are_refused_and_explained() {
     let file = ["first", "second"];
     let e = run(&file, "@@\n-second\n+2\n@@\n-first\n+1\n").unwrap_err();
+    assert_eq!((e.chunk, e.patch_line), (2, 7));
     assert_eq!(
-        (e.chunk, e.patch_line, e.before_cursor),
-        (2, 7, Some((1, 2)))
+        e.hint.as_deref(),
+        Some(
+            "They occur at line 1, above line 2 where the previous chunk ended; the chunks of \
+             one file must come in file order."
+        )
     );
-    assert!(e.to_string().contains("They occur at line 1, above line 2"));
+    assert!(
+        e.to_string()
+            .contains("\nThey occur at line 1, above line 2")
+    );
 }
 
 #[test]
@@ -336,4 +343,34 @@ fn apply_to_lines_handles_insertions_and_deletions() {
         apply_to_lines(&["a", "b", "c"], &edits),
         ["head", "a", "c", "tail"]
     );
+}
+
+#[test]
+fn repeating_the_at_line_as_context_is_explained() {
+    let file = ["fn a() {", "    x();", "}"];
+    let e = run(&file, "@@ fn a() {\n fn a() {\n-    x();\n+    y();\n").unwrap_err();
+    assert_eq!(
+        e.hint.as_deref(),
+        Some(
+            "They occur at line 1, which is not below the chunk's @@ line (line 1): an @@ line \
+             names a line above the chunk, so do not repeat it as the first context line."
+        )
+    );
+}
+
+#[test]
+fn end_of_file_chunk_found_elsewhere_is_explained() {
+    let e = run(&["a", "b", "c"], "@@\n-b\n*** End of File\n").unwrap_err();
+    assert_eq!(
+        e.hint.as_deref(),
+        Some(
+            "They occur at line 2, but *** End of File requires them to end at the last line (3)."
+        )
+    );
+}
+
+#[test]
+fn no_hint_when_the_lines_are_nowhere() {
+    let e = run(&["a", "b"], "@@\n-zzz\n").unwrap_err();
+    assert_eq!(e.hint, None);
 }
