@@ -410,3 +410,20 @@ fn schema_lists_apply_patch_as_sensitive_and_serial() {
     let description = tool["description"].as_str().unwrap();
     assert!(description.contains("\n context line (starts with a space)\n"));
 }
+
+#[test]
+fn dry_run_of_delete_then_add_diffs_against_the_old_content() {
+    let (_t, root) = workspace(&[("r.txt", "old\nsame\n")]);
+    read(&root, "r.txt");
+    agtool(&root)
+        .args(["apply-patch", "--dry-run", "true"])
+        .write_stdin(patch(
+            "*** Delete File: r.txt\n*** Add File: r.txt\n+new\n+same\n",
+        ))
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "--- a/r.txt\n+++ b/r.txt\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n",
+        ));
+    assert_eq!(content(&root, "r.txt"), "old\nsame\n");
+}

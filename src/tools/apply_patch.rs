@@ -97,10 +97,9 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         // The preview needs the planned files, which the commit consumes.
         let preview = opts.dry_run.then(|| dry_run(&files, &entries));
         let changes = files.into_iter().map(|f| f.change).collect();
-        match (txn.commit(changes, opts)?, preview) {
-            (Outcome::Written(written), _) => Ok(summary(&entries, &written)),
-            (Outcome::DryRun(_), Some(preview)) => Ok(preview),
-            (Outcome::DryRun(diff), None) => Ok(dry_run_output(diff)),
+        match txn.commit(changes, opts)? {
+            Outcome::Written(written) => Ok(summary(&entries, &written)),
+            Outcome::DryRun(diff) => Ok(preview.unwrap_or_else(|| dry_run_output(diff))),
         }
     }
 }

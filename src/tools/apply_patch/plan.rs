@@ -307,15 +307,16 @@ impl Plan {
                 (false, _, Some(o)) if o.text.is_some() => Action::Modified,
                 (false, _, _) => Action::Added,
             };
+            // The text before, for the syntax gate and the diff. A file no Update decoded
+            // (deleted, or deleted and added again) is decoded here; a binary one has none.
             let old_text = match origin {
                 Some(o) => o.text.clone(),
-                None if after.is_none() => slot.disk_text.clone().or_else(|| {
-                    slot.before
-                        .as_deref()
-                        .and_then(|b| EditableText::decode(b).ok())
+                None => slot.disk_text.clone().or_else(|| {
+                    let bytes = slot.before.as_deref()?;
+                    EditableText::decode(bytes)
+                        .ok()
                         .map(|t| t.text().to_owned())
                 }),
-                None => slot.disk_text.clone(),
             };
             let listed = !(action == Action::Deleted && slot.moved_away);
             if listed {
