@@ -346,6 +346,11 @@ impl EditableText {
     pub fn replace_lines(&mut self, start: usize, end: usize, new_lines: &[String]) {
         let count = self.line_count();
         assert!(start <= end && end <= count, "line range out of bounds");
+        if start == end && new_lines.is_empty() {
+            // Inserting nothing changes nothing (the open-tail rules below would otherwise
+            // take a terminator or a character).
+            return;
+        }
         let from = self.line_start(start);
         let to = self.line_start(end);
         let open_tail = end == count && !self.has_final_newline() && count > 0;
@@ -710,6 +715,22 @@ mod tests {
         let mut e = EditableText::decode(b"").unwrap();
         e.replace_lines(0, 0, &["x".into()]);
         assert_eq!(e.encode().unwrap(), b"x\n");
+    }
+
+    #[test]
+    fn empty_insert_is_a_no_op_even_at_an_open_tail() {
+        for bytes in [&b"x\ny"[..], b"x\ny\n", b"", b"x"] {
+            let mut t = EditableText::decode(bytes).unwrap();
+            let n = t.line_count();
+            for at in 0..=n {
+                t.replace_lines(at, at, &[]);
+                assert_eq!(
+                    t.encode().unwrap(),
+                    bytes,
+                    "insert nothing at {at} of {bytes:?}"
+                );
+            }
+        }
     }
 
     #[test]
