@@ -121,6 +121,66 @@ fn bad_input_gets_clear_errors() {
 }
 
 #[test]
+fn spawn_failures_name_the_real_cause() {
+    let ws = Workspace::new();
+    std::fs::create_dir(ws.path().join("adir")).unwrap();
+    ws.cmd()
+        .args(["exec", "--", "./adir"])
+        .assert()
+        .code(1)
+        .stdout("Error: cannot run ./adir: it is a directory\n");
+    // A path (with a slash) is not looked up on PATH.
+    ws.cmd()
+        .args(["exec", "--", "/no/such/prog"])
+        .assert()
+        .code(1)
+        .stdout("Error: cannot run /no/such/prog: no such file\n");
+    // The script exists; its interpreter does not.
+    let script = ws.path().join("bad-interp.sh");
+    std::fs::write(&script, "#!/no/such/interpreter\necho hi\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    ws.cmd()
+        .args(["exec", "--", "./bad-interp.sh"])
+        .assert()
+        .code(1)
+        .stdout("Error: cannot run ./bad-interp.sh: its interpreter (the #! line) was not found\n");
+    let (code, out) = ws.call("exec", &json!({"command": ["echo", "a\u{0}b"]}));
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "Error: cannot run echo: an argument holds a NUL byte\n")
+    );
+    let (code, out) = ws.call("exec_command", &json!({"cmd": "true", "shell": ""}));
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out,
+        "Error: the shell is empty; name a program, e.g. /bin/sh\n"
+    );
+}
+
+#[test]
+fn an_orphan_with_a_scrubbed_environment_is_killed() {
+    // Double-forking away with a cleared environment drops the tree tag; agtool, as the child
+    // subreaper running one command, still owns the orphan.
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    ws.cmd()
+        .args([
+            "exec",
+            "--timeout-ms",
+            "5000",
+            "--",
+            "sh",
+            "-c",
+            &format!("(env -i setsid sleep {marker} > /dev/null 2>&1 &); echo started; sleep 0.3"),
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("started"));
+    assert_none_with(&marker);
+}
+
+#[test]
 fn workdir_relative_to_the_current_directory() {
     let ws = Workspace::new();
     std::fs::create_dir_all(ws.path().join("sub/inner")).unwrap();

@@ -406,3 +406,94 @@ fn the_state_folder_is_created_private_and_ignored() {
     let log = std::fs::read_to_string(ws.path().join(".agent-state/sessions/server.log")).unwrap();
     assert!(log.contains("listening on"), "{log}");
 }
+
+#[test]
+fn input_for_a_process_that_never_reads_is_bounded() {
+    // Each write is queued for the process's stdin; a process that never reads must not let
+    // the queue (and the server's memory) grow without limit.
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let id = start(&ws, &format!("sleep {marker}"));
+    let body = "a".repeat(10 << 20);
+    let send = || {
+        let out = ws
+            .cmd()
+            .args(["write-stdin", &id.to_string()])
+            .write_stdin(body.clone())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, out) = send();
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = send();
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with(&format!("Error: session {id} is not reading its stdin")),
+        "{out}"
+    );
+    // The session is still there and can be interrupted or killed.
+    ws.cmd()
+        .args(["sessions", "kill", &id.to_string()])
+        .assert()
+        .code(0);
+    assert_none_with(&marker);
+}
+
+#[test]
+fn chars_too_large_for_one_request_get_a_clear_error() {
+    let ws = Workspace::new();
+    let id = start(&ws, "cat > /dev/null");
+    let out = ws
+        .cmd()
+        .args(["write-stdin", &id.to_string()])
+        .write_stdin("b".repeat(70 << 20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("Error: "), "{text}");
+    assert!(text.contains("too large"), "{text}");
+    assert!(text.contains("smaller parts"), "{text}");
+}
+
+#[test]
+fn an_orphan_with_a_scrubbed_environment_dies_with_its_session() {
+    // A grandchild that clears its environment and setsids away carries no tree tag; with one
+    // session in the server it still belongs to that session's tree.
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let id = start(
+        &ws,
+        &format!("(env -i setsid sleep {marker} &); sleep 1000"),
+    );
+    let end = Instant::now() + Duration::from_secs(5);
+    while processes_with(&marker).is_empty() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    ws.cmd()
+        .args(["sessions", "kill", &id.to_string()])
+        .assert()
+        .code(0);
+    assert_none_with(&marker);
+}
+
+#[test]
+fn stop_server_ends_untagged_orphans_of_any_session() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    start(
+        &ws,
+        &format!("(env -i setsid sleep {marker} &); sleep 1000"),
+    );
+    start(&ws, "sleep 1000");
+    let end = Instant::now() + Duration::from_secs(5);
+    while processes_with(&marker).is_empty() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    ws.cmd().args(["sessions", "stop-server"]).assert().code(0);
+    assert_none_with(&marker);
+}

@@ -10,7 +10,7 @@ use super::spawn::{
     READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk, reap_blocking, spawn,
     try_reap, wait_io, widen_pipe, with_prefix,
 };
-use super::tree::{kill_tree, may_have_survivors};
+use super::tree::{TreeLease, kill_tree, may_have_survivors};
 
 /// Default `timeout_ms` (spec 05).
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
@@ -143,6 +143,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         next_tag("x"),
         None,
     )?;
+    let _lease = TreeLease::new();
     widen_pipe(&sp.output);
     let mut buf = HeadTailBuffer::new(req.max_output_bytes);
     let mut chunk = vec![0u8; READ_CHUNK];

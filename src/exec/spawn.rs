@@ -92,6 +92,9 @@ pub(crate) fn spawn(
     if argv0.is_empty() {
         return Err(fail("the command is empty".into()));
     }
+    if argv.iter().any(|a| a.contains('\0')) {
+        return Err(fail("an argument holds a NUL byte".into()));
+    }
     become_subreaper();
     let (reader, writer) = io::pipe().map_err(|e| fail(describe(&e)))?;
     let writer2 = writer.try_clone().map_err(|e| fail(describe(&e)))?;
@@ -113,7 +116,9 @@ pub(crate) fn spawn(
     }
     in_new_session(&mut cmd);
     let mut leaders = Leaders::lock();
-    let mut child = cmd.spawn().map_err(|e| fail(describe(&e)))?;
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| fail(describe_spawn(argv, workdir, &e)))?;
     leaders.insert(child.id() as i32);
     drop(leaders);
     // The parent's copies of the write end must go, or the pipe never reports EOF.
@@ -140,10 +145,42 @@ pub(crate) fn in_new_session(cmd: &mut Command) {
     }
 }
 
-/// Words for a spawn failure, without Rust's `(os error N)` suffix.
+/// Words for a failure to start `argv` (run in `workdir`): the likely cause rather than the
+/// bare errno, since execvp folds several causes into one code. A name with a `/` is a path
+/// (not looked up on PATH); ENOENT for a file that exists means its `#!` interpreter is
+/// missing; EACCES for a folder means it is a folder.
+fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> String {
+    let argv0 = argv.first().map_or("", String::as_str);
+    let target = || {
+        let p = Path::new(argv0);
+        match workdir {
+            Some(d) if p.is_relative() => d.join(p),
+            _ => p.to_path_buf(),
+        }
+    };
+    let is_path = argv0.contains('/');
+    match e.kind() {
+        io::ErrorKind::NotFound if !is_path => "not found on PATH".into(),
+        io::ErrorKind::NotFound if target().is_file() => {
+            "its interpreter (the #! line) was not found".into()
+        }
+        io::ErrorKind::NotFound => "no such file".into(),
+        io::ErrorKind::PermissionDenied if is_path && target().is_dir() => {
+            "it is a directory".into()
+        }
+        io::ErrorKind::ArgumentListTooLong => format!(
+            "the arguments and environment are too long for the OS ({} bytes of arguments); \
+             pass large input through a file",
+            argv.iter().map(|a| a.len() + 1).sum::<usize>()
+        ),
+        _ => describe(e),
+    }
+}
+
+/// Words for an I/O failure, without Rust's `(os error N)` suffix.
 fn describe(e: &io::Error) -> String {
     match e.kind() {
-        io::ErrorKind::NotFound => "no such file or directory (not found on PATH)".into(),
+        io::ErrorKind::NotFound => "no such file or directory".into(),
         io::ErrorKind::PermissionDenied => "permission denied (is it executable?)".into(),
         _ => {
             let s = e.to_string();

@@ -9,8 +9,12 @@
 //! exec from many threads), so an orphan reparented to us is matched to its tree by the
 //! [`TAG_VAR`] environment variable that every spawned command inherits. The orphan's session id
 //! tells apart trees from other children of this process: our trees never share our session.
+//! A descendant that also cleared its environment carries no tag: while this process answers
+//! for a single tree ([`TreeLease`]) every orphan is that tree's; otherwise such an orphan is
+//! only found by [`kill_orphans`] (the session server, on exit).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, Once};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -49,6 +53,36 @@ impl Leaders {
     fn contains(&self, pid: i32) -> bool {
         self.0.as_ref().is_some_and(|s| s.contains(&pid))
     }
+}
+
+/// How many trees this process currently answers for (see [`TreeLease`]).
+static OPEN_TREES: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by the owner of a tree (a one-shot exec call, a session) from spawn until the tree has
+/// been killed. While exactly one lease is held, every orphan reparented to this process
+/// belongs to that tree, tag or not: a descendant that double-forks with a cleared
+/// environment (`env -i setsid ...`) is still found.
+#[derive(Debug)]
+pub(crate) struct TreeLease(());
+
+impl TreeLease {
+    pub(crate) fn new() -> TreeLease {
+        OPEN_TREES.fetch_add(1, Ordering::SeqCst);
+        TreeLease(())
+    }
+}
+
+impl Drop for TreeLease {
+    fn drop(&mut self) {
+        OPEN_TREES.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Whether `p` is an orphan of some tree of ours: reparented to this process (the subreaper),
+/// outside our own session (children we start without `setsid` share it), not a process whose
+/// `Child` someone holds, and alive.
+fn is_orphan_of_ours(p: &ProcStat, me: i32, my_sid: i32, leaders: &Leaders) -> bool {
+    p.ppid == me && p.sid != my_sid && !p.zombie && !leaders.contains(p.pid)
 }
 
 /// Marks this process a child subreaper (Linux), once. Failure is not fatal: descendants that
@@ -152,17 +186,15 @@ fn reap_orphan_zombies(procs: &[ProcStat]) {
 fn members(tree: &Tree, procs: &[ProcStat]) -> Vec<i32> {
     let (me, my_sid) = own_ids();
     let entry = format!("{TAG_VAR}={}", tree.tag).into_bytes();
+    let sole = OPEN_TREES.load(Ordering::SeqCst) <= 1;
     let leaders = Leaders::lock();
     let mut set: HashSet<i32> = procs
         .iter()
         .filter(|p| {
             p.pgrp == tree.pgid
                 || p.sid == tree.pgid
-                || (p.ppid == me
-                    && p.sid != my_sid
-                    && !p.zombie
-                    && !leaders.contains(p.pid)
-                    && environ_any(p.pid, |e| e == entry.as_slice()))
+                || (is_orphan_of_ours(p, me, my_sid, &leaders)
+                    && (sole || environ_any(p.pid, |e| e == entry.as_slice())))
         })
         .map(|p| p.pid)
         .collect();
@@ -268,6 +300,40 @@ pub fn kill_tree(tree: &Tree, reap_leader: &mut dyn FnMut()) {
     }
     reap_leader();
     reap_orphan_zombies(&all_procs());
+}
+
+/// Kills every orphan reparented to this process (see [`is_orphan_of_ours`]) and everything
+/// they started: the session server calls it on exit, after its sessions were killed, so that
+/// descendants whose tree could not be told (a cleared environment while several sessions
+/// ran) do not outlive it. Returns how many were killed.
+pub fn kill_orphans() -> usize {
+    let mut killed = HashSet::new();
+    for _ in 0..20 {
+        let procs = all_procs();
+        reap_orphan_zombies(&procs);
+        let (me, my_sid) = own_ids();
+        let leaders = Leaders::lock();
+        let mut targets: Vec<i32> = procs
+            .iter()
+            .filter(|p| is_orphan_of_ours(p, me, my_sid, &leaders))
+            .map(|p| p.pid)
+            .collect();
+        drop(leaders);
+        // Their groups too, so children they started die in the same round.
+        for &pid in &targets {
+            signal_group(pid, Signal::KILL);
+        }
+        targets.retain(|&pid| {
+            Pid::from_raw(pid).is_some_and(|p| kill_process(p, Signal::KILL).is_ok())
+        });
+        if targets.is_empty() {
+            break;
+        }
+        killed.extend(targets);
+        sleep(Duration::from_millis(5));
+    }
+    reap_orphan_zombies(&all_procs());
+    killed.len()
 }
 
 /// Kills every process (but this one) whose environment carries a tag starting with

@@ -20,7 +20,16 @@ pub struct WriteStdinArgs {
     pub session_id: u64,
     /// Text to write to the process's stdin, e.g. "print(1)\n" (CLI: --chars, or stdin).
     /// Empty (the default) only polls for output; "\u0003" sends Ctrl-C (SIGINT) instead.
-    #[arg(long)]
+    #[arg(
+        long,
+        help = "Text for the process's stdin, as is (escapes are not decoded: --chars \
+            $'ls\\n'; Ctrl-C is $'\\x03'); default: read from stdin when piped, else only poll",
+        long_help = "Text to write to the process's stdin, byte for byte: agtool does not \
+            decode escapes, so let the shell do it, e.g. --chars $'print(1)\\n'. Ctrl-C \
+            (SIGINT to the session) is --chars $'\\x03'; a typed '\\u0003' is six \
+            characters of text. Without --chars the text is read from stdin when stdin is \
+            not a terminal; otherwise the call only polls for output"
+    )]
     pub chars: Option<String>,
     /// How long to wait for output, in ms (default 250; 250..30000 after a write; an empty
     /// poll waits 5000..300000). The call returns earlier when the process exits.

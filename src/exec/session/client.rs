@@ -13,14 +13,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::paths::Paths;
-use super::protocol::{Request, Response, receive, send};
+use super::protocol::{MAX_LINE, Request, Response, encoded_len, receive, send};
 use super::table::missing_session;
 use super::{
     EXEC_COMMAND_DEFAULT_YIELD_MS, ExecCommandRequest, POLL_YIELD_RANGE, SessionError, SessionInfo,
     SessionReply, WRITE_YIELD_RANGE, WriteStdinRequest,
 };
 use crate::exec::spawn::in_new_session;
-use crate::exec::tree::TAG_VAR;
+use crate::exec::tree::{Leaders, TAG_VAR};
 
 /// Starts a session server for a state directory, detached. Returns the process when it is a
 /// child of ours (so a quick failure can be reported), None when it runs some other way
@@ -86,6 +86,9 @@ impl Client {
     pub fn exec_command(&self, req: &ExecCommandRequest) -> Result<SessionReply, SessionError> {
         if req.cmd.trim().is_empty() {
             return Err(SessionError::EmptyCommand);
+        }
+        if req.shell.as_ref().is_some_and(|s| s.is_empty()) {
+            return Err(SessionError::EmptyShell);
         }
         let mut req = req.clone();
         let dir = match &req.workdir {
@@ -197,6 +200,13 @@ impl Client {
         wait: Duration,
     ) -> Result<Option<Response>, SessionError> {
         let paths = self.paths()?;
+        let bytes = encoded_len(req);
+        if bytes >= MAX_LINE {
+            return Err(SessionError::TooLarge {
+                bytes,
+                max: MAX_LINE - 1,
+            });
+        }
         let mut last_err = None;
         for _attempt in 0..2 {
             let mut stream = match connect(&paths) {
@@ -252,6 +262,7 @@ impl Client {
             if let Some(c) = child.as_mut()
                 && let Ok(Some(status)) = c.try_wait()
             {
+                Leaders::lock().remove(c.id() as i32);
                 child = None;
                 if !status.success() {
                     return Err(start_failure(paths, &format!("it exited with {status}")));
@@ -299,7 +310,10 @@ fn unexpected(resp: Option<Response>) -> SessionError {
 fn reap_in_background(mut child: Child) {
     let _ = std::thread::Builder::new()
         .name("session-server-reaper".into())
-        .spawn(move || child.wait());
+        .spawn(move || {
+            let _ = child.wait();
+            Leaders::lock().remove(child.id() as i32);
+        });
 }
 
 /// A launcher running `argv ++ ["--state-dir", DIR]` (empty argv: the current executable's
@@ -333,7 +347,12 @@ fn command_launcher(argv: Vec<OsString>) -> Launcher {
             .stdout(log.try_clone()?)
             .stderr(log);
         in_new_session(&mut cmd);
-        cmd.spawn().map(Some)
+        // Registered like a command's leader, so the orphan sweeps of exec calls in this
+        // process neither reap nor kill it (it is outside our session, as orphans are).
+        let mut leaders = Leaders::lock();
+        let child = cmd.spawn()?;
+        leaders.insert(child.id() as i32);
+        Ok(Some(child))
     })
 }
 

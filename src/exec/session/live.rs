@@ -5,20 +5,20 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
 use std::process::ChildStdin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
-use super::PENDING_OUTPUT_CAP;
+use super::{PENDING_OUTPUT_CAP, STDIN_BACKLOG_MAX};
 use crate::exec::buffer::{HeadTailBuffer, RenderedOutput};
 use crate::exec::oneshot::DRAIN_AFTER_EXIT;
 use crate::exec::spawn::{
     READ_CHUNK, SpawnError, Spawned, StdinMode, exit_code, read_chunk, spawn, try_reap, wait_io,
 };
-use crate::exec::tree::{Leaders, Tree, kill_tree, may_have_survivors, signal_group};
+use crate::exec::tree::{Leaders, Tree, TreeLease, kill_tree, may_have_survivors, signal_group};
 
 /// How long the pump keeps reading after the session was terminated; a pipe held by a process
 /// we could not kill must not keep the thread forever.
@@ -47,7 +47,11 @@ pub(crate) struct Session {
     state: Mutex<State>,
     changed: Condvar,
     input: Mutex<Option<Sender<Vec<u8>>>>,
+    /// Bytes handed to the writer thread and not yet written to the pipe.
+    queued: Arc<AtomicUsize>,
     terminated: AtomicBool,
+    /// Held until [`Session::terminate`] has killed the tree.
+    lease: Mutex<Option<TreeLease>>,
 }
 
 /// Output and status gathered by [`Session::collect`].
@@ -70,6 +74,7 @@ impl Session {
         last_used: u64,
     ) -> Result<Arc<Session>, SpawnError> {
         let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env)?;
+        let lease = TreeLease::new();
         let (tx, rx) = channel::<Vec<u8>>();
         let session = Arc::new(Session {
             id,
@@ -85,14 +90,17 @@ impl Session {
             }),
             changed: Condvar::new(),
             input: Mutex::new(Some(tx)),
+            queued: Arc::new(AtomicUsize::new(0)),
             terminated: AtomicBool::new(false),
+            lease: Mutex::new(Some(lease)),
         });
         let mut sp = sp;
         if let Some(stdin) = sp.stdin.take() {
             // Without a writer the session only loses its input; the pump still serves it.
+            let queued = Arc::clone(&session.queued);
             let _ = std::thread::Builder::new()
                 .name(format!("session-{id}-stdin"))
-                .spawn(move || feed_stdin(stdin, rx));
+                .spawn(move || feed_stdin(stdin, rx, &queued));
         }
         let pump_session = Arc::clone(&session);
         let started = std::thread::Builder::new()
@@ -181,10 +189,25 @@ impl Session {
     }
 
     /// Queues bytes for the process's stdin (written in order by the writer thread, so a
-    /// process that does not read cannot block the call). False when stdin is closed.
-    pub fn write(&self, bytes: Vec<u8>) -> bool {
+    /// process that does not read cannot block the call). Input dropped because stdin is
+    /// closed is not an error. Err(bytes still queued) when earlier input is still waiting and
+    /// this write would take the queue past [`STDIN_BACKLOG_MAX`]: a process that never reads
+    /// must not grow the server's memory without bound.
+    pub fn write(&self, bytes: Vec<u8>) -> Result<(), usize> {
         let input = self.input.lock().unwrap_or_else(|e| e.into_inner());
-        input.as_ref().is_some_and(|tx| tx.send(bytes).is_ok())
+        let Some(tx) = input.as_ref() else {
+            return Ok(());
+        };
+        let queued = self.queued.load(Ordering::SeqCst);
+        if queued > 0 && queued + bytes.len() > STDIN_BACKLOG_MAX {
+            return Err(queued);
+        }
+        let len = bytes.len();
+        self.queued.fetch_add(len, Ordering::SeqCst);
+        if tx.send(bytes).is_err() {
+            self.queued.fetch_sub(len, Ordering::SeqCst);
+        }
+        Ok(())
     }
 
     /// SIGINT to the session's process group (write-stdin with `\u0003`).
@@ -230,14 +253,19 @@ impl Session {
             // The pump reaps the leader; nothing to do here for it.
             kill_tree(&self.tree, &mut || {});
         }
+        self.lease.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
 }
 
-fn feed_stdin(mut stdin: ChildStdin, rx: std::sync::mpsc::Receiver<Vec<u8>>) {
+/// Writes queued input to the process in order, counting each piece off `queued` once it is
+/// in the pipe (or dropped because the pipe closed).
+fn feed_stdin(mut stdin: ChildStdin, rx: std::sync::mpsc::Receiver<Vec<u8>>, queued: &AtomicUsize) {
+    let mut open = true;
     for bytes in rx {
-        if stdin.write_all(&bytes).is_err() {
-            break;
+        if open && stdin.write_all(&bytes).is_err() {
+            open = false;
         }
+        queued.fetch_sub(bytes.len(), Ordering::SeqCst);
     }
 }
 

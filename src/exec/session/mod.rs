@@ -52,6 +52,9 @@ pub const WRITE_STDIN_DEFAULT_YIELD_MS: u64 = 250;
 pub const WRITE_YIELD_RANGE: (u64, u64) = (250, 30_000);
 /// Clamp for an empty poll (spec 05), in ms.
 pub const POLL_YIELD_RANGE: (u64, u64) = (5_000, 300_000);
+/// Input queued for a session's stdin and not yet read, in bytes, past which a further write is
+/// refused ([`SessionError::InputBacklog`]); one write of any size is taken when nothing waits.
+pub const STDIN_BACKLOG_MAX: usize = 8 << 20;
 /// The `chars` value that interrupts instead of writing: SIGINT to the session's group.
 pub const INTERRUPT: &str = "\u{3}";
 
@@ -173,6 +176,28 @@ pub enum SessionError {
     /// The working directory does not exist or is not a directory.
     #[error("workdir {0} is not a directory")]
     BadWorkdir(String),
+    /// The `shell` argument was given but empty.
+    #[error("the shell is empty; name a program, e.g. /bin/sh")]
+    EmptyShell,
+    /// The session's process does not read its stdin and earlier input is still queued.
+    #[error(
+        "session {id} is not reading its stdin ({queued} bytes still waiting); poll it with \
+         empty chars, interrupt it with \"\\u0003\", or kill it"
+    )]
+    InputBacklog {
+        /// The session.
+        id: u64,
+        /// Bytes written earlier that the process has not read yet.
+        queued: usize,
+    },
+    /// The request would not fit in one message to the server.
+    #[error("the request is too large ({bytes} bytes, at most {max}); send chars in smaller parts")]
+    TooLarge {
+        /// Size of the encoded request, in bytes.
+        bytes: u64,
+        /// Largest request the server reads, in bytes.
+        max: u64,
+    },
     /// The shell (or the prefix's program) could not be started.
     #[error("cannot run {argv0}: {reason}")]
     Spawn {

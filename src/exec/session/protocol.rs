@@ -40,6 +40,24 @@ pub(crate) fn send<T: Serialize>(stream: &mut UnixStream, msg: &T) -> io::Result
     stream.flush()
 }
 
+/// Length of `msg` as sent by [`send`], without its newline, in bytes; counted without building
+/// the line, so an oversized request can be refused before it is sent.
+pub(crate) fn encoded_len<T: Serialize>(msg: &T) -> u64 {
+    struct Count(u64);
+    impl Write for Count {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, msg);
+    c.0
+}
+
 /// Reads one JSON line. EOF before any byte is `UnexpectedEof`.
 pub(crate) fn receive<T: for<'de> Deserialize<'de>>(stream: &UnixStream) -> io::Result<T> {
     let mut reader = BufReader::new(stream.take(MAX_LINE));

@@ -31,7 +31,7 @@ use super::{
     MAX_SESSIONS, POLL_YIELD_RANGE, SessionError, SessionInfo, SessionReply, SessionStatus,
     WRITE_STDIN_DEFAULT_YIELD_MS, WRITE_YIELD_RANGE, WriteStdinRequest, budget_bytes, clamp_yield,
 };
-use crate::exec::tree::{become_subreaper, kill_tagged};
+use crate::exec::tree::{become_subreaper, kill_orphans, kill_tagged};
 
 /// How long a starting server waits for the lock before deciding another server owns it.
 const LOCK_WAIT: Duration = Duration::from_secs(2);
@@ -113,6 +113,10 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     drop(listener);
     let _ = fs::remove_file(&socket);
     server.kill_all();
+    let strays = kill_orphans();
+    if strays > 0 {
+        log(&format!("killed {strays} processes left by ended sessions"));
+    }
     // Let handlers that are still replying (a stop request) finish.
     let end = Instant::now() + Duration::from_secs(2);
     while server.active.load(Ordering::SeqCst) > 0 && Instant::now() < end {
@@ -331,6 +335,9 @@ impl Server {
         );
         let budget = budget_bytes(req.max_output_tokens);
         let shell = req.shell.unwrap_or_else(|| DEFAULT_SHELL.to_string());
+        if shell.is_empty() {
+            return Err(SessionError::EmptyShell);
+        }
         let flag = if req.login { "-lc" } else { "-c" };
         let mut argv = req.prefix;
         argv.extend([shell, flag.to_string(), req.cmd.clone()]);
@@ -406,8 +413,13 @@ impl Server {
             session.interrupt();
         } else if !req.chars.is_empty() && session.exit_code().is_none() {
             // A closed stdin is not an error here: the process exited or closed it, and the
-            // reply tells which.
-            session.write(req.chars.into_bytes());
+            // reply tells which. A process that reads nothing while input piles up is.
+            if let Err(queued) = session.write(req.chars.into_bytes()) {
+                return Err(SessionError::InputBacklog {
+                    id: session.id,
+                    queued,
+                });
+            }
         }
         Ok(self.finish_call(
             &session,
