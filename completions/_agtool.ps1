@@ -164,7 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;write-stdin' {
-            [CompletionResult]::new('--chars', '--chars', [CompletionResultType]::ParameterName, 'Text to write to the process''s stdin, e.g. "print(1)\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\u0003" sends Ctrl-C (SIGINT) instead')
+            [CompletionResult]::new('--chars', '--chars', [CompletionResultType]::ParameterName, 'Text for the process''s stdin, as is (escapes are not decoded: --chars $''ls\n''; Ctrl-C is $''\x03''); default: read from stdin when piped, else only poll')
             [CompletionResult]::new('--yield-time-ms', '--yield-time-ms', [CompletionResultType]::ParameterName, 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits')
             [CompletionResult]::new('--max-output-tokens', '--max-output-tokens', [CompletionResultType]::ParameterName, 'Output budget in tokens, 4 bytes each (default 10000)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')

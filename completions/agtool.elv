@@ -154,7 +154,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;write-stdin'= {
-            cand --chars 'Text to write to the process''s stdin, e.g. "print(1)\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\u0003" sends Ctrl-C (SIGINT) instead'
+            cand --chars 'Text for the process''s stdin, as is (escapes are not decoded: --chars $''ls\n''; Ctrl-C is $''\x03''); default: read from stdin when piped, else only poll'
             cand --yield-time-ms 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits'
             cand --max-output-tokens 'Output budget in tokens, 4 bytes each (default 10000)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'

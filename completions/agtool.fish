@@ -149,7 +149,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l json -d '
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l chars -d 'Text to write to the process\'s stdin, e.g. "print(1)\\n" (CLI: --chars, or stdin). Empty (the default) only polls for output; "\\u0003" sends Ctrl-C (SIGINT) instead' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l chars -d 'Text for the process\'s stdin, as is (escapes are not decoded: --chars $\'ls\\n\'; Ctrl-C is $\'\\x03\'); default: read from stdin when piped, else only poll' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l yield-time-ms -d 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l max-output-tokens -d 'Output budget in tokens, 4 bytes each (default 10000)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
