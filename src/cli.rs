@@ -199,7 +199,7 @@ fn tool_args(spec: &ToolSpec, m: &ArgMatches, ctx: &Ctx) -> Result<Value, ToolEr
     if let Some(body) = spec.meta.body
         && !object.contains_key(body)
         && !stdin_used
-        && let Some(text) = read_stdin_body(body)?
+        && let Some(text) = read_stdin_body(body, is_required(&schema, body))?
     {
         object.insert(body.to_owned(), Value::String(text));
     }
@@ -259,13 +259,43 @@ pub fn read_stdin_text(what: &str) -> Result<String, ToolError> {
     String::from_utf8(buf).map_err(|_| ToolError::usage(format!("{what}: stdin is not UTF-8")))
 }
 
+/// Whether the schema lists `field` as required.
+fn is_required(schema: &Value, field: &str) -> bool {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|v| v == field))
+}
+
+/// How long an optional body waits for stdin to show data or end before it counts as absent.
+const OPTIONAL_BODY_WAIT: Duration = Duration::from_millis(200);
+
 /// The body from stdin, or `None` when stdin is a terminal (validation then reports the
-/// missing field).
-fn read_stdin_body(field: &str) -> Result<Option<String>, ToolError> {
-    if std::io::stdin().is_terminal() {
+/// missing field). A required body (write-file content, apply-patch input) waits for stdin
+/// to end, as `generator | agtool write-file f` needs. An optional body (write-stdin chars,
+/// where absent means "only poll") is read only when stdin has data or has ended within
+/// 200 ms: a harness that leaves an idle pipe open as stdin must not hang a poll.
+fn read_stdin_body(field: &str, required: bool) -> Result<Option<String>, ToolError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Ok(None);
+    }
+    if !required && !stdin_ready(OPTIONAL_BODY_WAIT) {
         return Ok(None);
     }
     read_stdin_text(field).map(Some)
+}
+
+/// Whether stdin becomes readable (data, end of file or error) within `wait`.
+fn stdin_ready(wait: Duration) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let stdin = std::io::stdin();
+    let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+    let timeout = Timespec {
+        tv_sec: wait.as_secs() as i64,
+        tv_nsec: i64::from(wait.subsec_nanos()),
+    };
+    matches!(poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
 }
 
 /// Runs a tool on a JSON object under its timeout (spec 07, "Timeouts"): the default of the

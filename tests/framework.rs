@@ -367,3 +367,35 @@ fn unknown_subcommand_is_exit_2() {
     let t = workspace();
     agtool(t.path()).arg("frobnicate").assert().code(2);
 }
+
+#[test]
+fn optional_body_does_not_wait_on_an_idle_open_stdin() {
+    // A harness that leaves stdin as an open pipe it never writes to: a write-stdin poll (no
+    // chars) must not block reading it.
+    let t = workspace();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("agtool"))
+        .current_dir(t.path())
+        .env("XDG_CONFIG_HOME", t.path().join(".no-user-config"))
+        .args(["write-stdin", "4242"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _held_open = child.stdin.take();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("write-stdin blocked on an idle stdin pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(1));
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    assert!(out.contains("4242"), "{out}");
+}
