@@ -346,7 +346,7 @@ impl<'a> Parser<'a> {
             }
             match self.peek() {
                 None => break,
-                Some(line) if line.trim_start().starts_with("***") => break,
+                Some(line) if ends_hunk(line) => break,
                 Some(_) => chunks.push(self.chunk()?),
             }
         }
@@ -419,6 +419,17 @@ impl<'a> Parser<'a> {
             body_line,
         })
     }
+}
+
+/// Whether a line where a chunk could start ends the Update hunk instead: a `***` line, or a
+/// hunk header padded with whitespace (headers are trimmed). Any other line starting with a
+/// space is a context line, even when its text starts with `***` (a Markdown rule, a comment
+/// banner), as in the original format.
+fn ends_hunk(line: &str) -> bool {
+    line.starts_with("***")
+        || [ADD_HEADER, DELETE_HEADER, UPDATE_HEADER, END_MARKER]
+            .iter()
+            .any(|header| line.trim_start().starts_with(header))
 }
 
 /// What an `@@` line says.

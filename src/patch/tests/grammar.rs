@@ -375,3 +375,23 @@ fn old_lines_are_context_and_removed() {
     let chunks = chunks_of("*** Update File: f\n a\n-b\n+c\n d\n");
     assert_eq!(chunks[0].old_lines(), vec!["a", "b", "d"]);
 }
+
+#[test]
+fn context_line_whose_text_starts_with_stars_opens_a_chunk() {
+    // ` ***` is a context line holding `***` (a Markdown rule, a comment banner): the original
+    // format only ends a hunk at a line starting `***` with no leading space.
+    let chunks = chunks_of("*** Update File: r.md\n ***\n-text\n+TEXT\n\t\n ** x\n *** y\n-z\n");
+    assert_eq!(chunks.len(), 2);
+    assert_eq!(chunks[0].lines, vec![c("***"), r("text"), a("TEXT")]);
+    assert_eq!(chunks[1].lines, vec![c("** x"), c("*** y"), r("z")]);
+}
+
+#[test]
+fn padded_hunk_header_between_chunks_still_starts_a_hunk() {
+    let patch = parse(&wrap(
+        "*** Update File: a\n-x\n+y\n\t\n   *** Delete File: b\n",
+    ))
+    .unwrap();
+    assert_eq!(patch.hunks.len(), 2);
+    assert_eq!(patch.hunks[1].path(), "b");
+}
