@@ -11,6 +11,7 @@ use crate::commands;
 use crate::context::{Ctx, Settings};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::tools::{self, ToolSpec, args};
+use crate::workspace::write_gate::GATE;
 
 const ABOUT: &str = "Tools for coding agents: read, search, edit, patch and run, with byte-exact writes \
 and a workspace that paths cannot leave.";
@@ -300,7 +301,8 @@ fn stdin_ready(wait: Duration) -> bool {
 
 /// Runs a tool on a JSON object under its timeout (spec 07, "Timeouts"): the default of the
 /// tool, or `--timeout-ms`. A timed-out call is reported with exit 124; the process exits
-/// right after, which stops the work (writes are atomic, so the old file stays).
+/// right after, which stops the work, unless the call has started writing files: then it
+/// runs to its end (spec 04 "Applying": all or nothing; see [`crate::workspace::write_gate`]).
 /// Tools without a default timeout (the exec group) time themselves: exec reads
 /// `--timeout-ms` as its own `timeout_ms` and must kill its process tree before returning, so
 /// exiting under it would leave the tree running.
@@ -317,6 +319,14 @@ pub fn run_with_timeout(ctx: &Ctx, spec: &ToolSpec, value: Value) -> ToolResult 
         });
         match rx.recv_timeout(Duration::from_millis(ms)) {
             Ok(result) => result,
+            // Files are being written: ending now could leave a patch half applied, so the
+            // call finishes (or restores what it wrote) and reports its own result.
+            Err(_) if !GATE.abandon() => rx.recv().unwrap_or_else(|_| {
+                Err(ToolError::refused(format!(
+                    "{} stopped while writing; check the files it names",
+                    spec.name
+                )))
+            }),
             Err(_) => {
                 let err = ToolError {
                     kind: ErrorKind::Timeout,

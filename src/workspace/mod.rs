@@ -7,3 +7,4 @@ pub mod policy;
 pub mod root;
 pub mod state;
 pub mod txn;
+pub mod write_gate;

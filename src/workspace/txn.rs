@@ -17,6 +17,7 @@ use crate::text::tag::content_tag;
 use crate::workspace::fs::{PathLock, write_atomic};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
+use crate::workspace::write_gate::GATE;
 
 /// One file's planned change.
 #[derive(Debug, Clone)]
@@ -174,6 +175,11 @@ impl<'c> Transaction<'c> {
             }
             return Ok(Outcome::DryRun(out));
         }
+        // From here the call runs to its end even past its timeout: every file is written
+        // (or restored) and registered, never some of them.
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            ToolError::refused("the call timed out before writing; nothing was changed")
+        })?;
         self.write_all(&changes)?;
         let mut results = Vec::with_capacity(changes.len());
         for (c, syntax) in changes.iter().zip(summaries) {

@@ -1,0 +1,107 @@
+//! The line between a tool call that may still be abandoned and one that is writing files
+//! (spec 04 "Applying": all or nothing; spec 07 "Timeouts").
+//!
+//! A timed-out call ends the process. That is safe while a tool only reads and computes, but a
+//! transaction that has started writing must finish (or restore what it wrote) first, or a
+//! patch of 50 files could stop after 20. The timeout and the transaction meet here: whichever
+//! comes first wins, under one lock.
+
+use std::sync::{Mutex, PoisonError};
+
+/// Where the one tool call of this process stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Reading and computing: a timeout may end the process.
+    Working,
+    /// Writing files: a timeout must wait for the result.
+    Writing,
+    /// The timeout fired first: no write may start.
+    Abandoned,
+}
+
+/// The gate between computing and writing. The process has one, [`GATE`]; tests make their own.
+#[derive(Debug)]
+pub struct WriteGate {
+    phase: Mutex<Phase>,
+}
+
+/// The gate of this process's tool call.
+pub static GATE: WriteGate = WriteGate::new();
+
+/// Held while files are written; dropping it reopens the gate to a timeout.
+#[must_use = "the writes are only protected while the guard is held"]
+pub struct Writing<'g> {
+    gate: &'g WriteGate,
+}
+
+impl WriteGate {
+    /// A gate in the working phase.
+    pub const fn new() -> WriteGate {
+        WriteGate {
+            phase: Mutex::new(Phase::Working),
+        }
+    }
+
+    fn set(&self, to: Phase) -> Phase {
+        let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
+        let was = *phase;
+        if was != Phase::Abandoned {
+            *phase = to;
+        }
+        was
+    }
+
+    /// Enters the writing phase. `None` when the call was already abandoned by its timeout:
+    /// the caller must then write nothing.
+    pub fn start_writing(&self) -> Option<Writing<'_>> {
+        (self.set(Phase::Writing) != Phase::Abandoned).then_some(Writing { gate: self })
+    }
+
+    /// Called by the timeout: abandons the call unless files are being written. True when the
+    /// call was abandoned (no write will start; the process may exit now); false when writes
+    /// are under way (wait for the call's own result).
+    pub fn abandon(&self) -> bool {
+        let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
+        match *phase {
+            Phase::Writing => false,
+            _ => {
+                *phase = Phase::Abandoned;
+                true
+            }
+        }
+    }
+}
+
+impl Default for WriteGate {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        self.gate.set(Phase::Working);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_before_the_writes_stops_them() {
+        let gate = WriteGate::new();
+        assert!(gate.abandon());
+        assert!(gate.start_writing().is_none());
+    }
+
+    #[test]
+    fn a_timeout_during_the_writes_waits() {
+        let gate = WriteGate::new();
+        let writing = gate.start_writing().expect("not abandoned");
+        assert!(!gate.abandon());
+        drop(writing);
+        assert!(gate.abandon(), "after the writes the call may be abandoned");
+        assert!(gate.start_writing().is_none());
+    }
+}
