@@ -123,6 +123,7 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
             after: Some(after),
             old_text: old_text.as_ref().map(|t| t.text().to_owned()),
             new_text: Some(new_text.text().to_owned()),
+            mode: None,
         };
         let written = match write_support::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,

@@ -17,6 +17,16 @@ static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 /// policy's `real`), so a symlink is written through rather than replaced. Missing parent
 /// folders are created. Errors are the filesystem's, with the path in the message.
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with_mode(target, bytes, None)
+}
+
+/// [`write_atomic`], giving a file that does not exist yet the permission bits `new_mode`
+/// (e.g. a moved file keeps its source's). An existing target always keeps its own bits.
+pub fn write_atomic_with_mode(
+    target: &Path,
+    bytes: &[u8],
+    new_mode: Option<u32>,
+) -> io::Result<()> {
     let dir = target
         .parent()
         .ok_or_else(|| io::Error::other(format!("{} has no parent folder", target.display())))?;
@@ -29,7 +39,7 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
             )));
         }
         Ok(m) => Some(m.permissions().mode() & 0o7777),
-        Err(_) => None,
+        Err(_) => new_mode,
     };
     let (temp_path, mut file) = create_temp(dir, target)?;
     let result = (|| {
@@ -68,6 +78,25 @@ fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
             Err(e) => return Err(e),
         }
     }
+}
+
+/// The folders of `dir` and its ancestors that do not exist, outermost first: what creating
+/// a file in `dir` would create.
+pub fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    missing
+}
+
+/// A file's permission bits (`None` when it cannot be read).
+pub fn mode_of(path: &Path) -> Option<u32> {
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777)
 }
 
 /// A short name for a file type, for messages: `fifo`, `socket`, `device`, ...
@@ -147,6 +176,35 @@ mod tests {
         write_atomic(&f, b"x").unwrap();
         assert_eq!(std::fs::read(&f).unwrap(), b"x");
         assert!(write_atomic(&t.path().join("a"), b"x").is_err());
+    }
+
+    #[test]
+    fn new_mode_applies_only_to_a_new_file() {
+        let t = tempfile::tempdir().unwrap();
+        let f = t.path().join("new.sh");
+        write_atomic_with_mode(&f, b"x", Some(0o750)).unwrap();
+        assert_eq!(
+            std::fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o750
+        );
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic_with_mode(&f, b"y", Some(0o755)).unwrap();
+        assert_eq!(
+            std::fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    #[test]
+    fn missing_dirs_lists_outermost_first() {
+        let t = tempfile::tempdir().unwrap();
+        let deep = t.path().join("a/b/c");
+        assert_eq!(
+            missing_dirs(&deep),
+            vec![t.path().join("a"), t.path().join("a/b"), deep.clone()]
+        );
+        std::fs::create_dir_all(&deep).unwrap();
+        assert!(missing_dirs(&deep).is_empty());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::error::ToolError;
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::content_tag;
-use crate::workspace::fs::{PathLock, write_atomic};
+use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 use crate::workspace::write_gate::GATE;
@@ -32,6 +32,9 @@ pub struct Change {
     pub old_text: Option<String>,
     /// The decoded new text (`None`: deleted).
     pub new_text: Option<String>,
+    /// Permission bits for a file this change creates (a move destination takes its
+    /// source's); `None`: the default. An existing file always keeps its own.
+    pub mode: Option<u32>,
 }
 
 /// Options every write tool takes.
@@ -217,13 +220,10 @@ impl<'c> Transaction<'c> {
     }
 
     fn write_all(&self, changes: &[Change]) -> Result<(), ToolError> {
+        let mut undo = Vec::new();
         for (i, c) in changes.iter().enumerate() {
-            let result = match &c.after {
-                Some(bytes) => write_atomic(&c.path.real, bytes),
-                None => std::fs::remove_file(&c.path.real),
-            };
-            if let Err(e) = result {
-                let restored = restore(&changes[..i]);
+            if let Err(e) = apply_change(c, &mut undo) {
+                let restored = restore(undo);
                 return Err(ToolError::refused(format!(
                     "writing {} failed: {e}; {}",
                     c.path.spelled,
@@ -243,14 +243,70 @@ impl<'c> Transaction<'c> {
     }
 }
 
-/// Puts back the original bytes of already-applied changes, newest first. True when every
-/// restore succeeded.
-fn restore(done: &[Change]) -> bool {
+/// One step that undoes part of a commit, recorded as the commit goes.
+enum Undo<'c> {
+    /// Put back a file's bytes (and its permission bits, when it was deleted).
+    Rewrite {
+        path: &'c Path,
+        bytes: &'c [u8],
+        mode: Option<u32>,
+    },
+    /// Remove a file the commit created.
+    RemoveFile(&'c Path),
+    /// Remove a folder the commit created (it is empty again once its files are gone).
+    RemoveDir(PathBuf),
+    /// Recreate a symlink the commit removed.
+    Relink { link: &'c Path, target: PathBuf },
+}
+
+/// Makes one change on disk and records how to undo it. A deletion whose path is a symlink
+/// removes the link, never the file it points to (spec 01: the link is what the path names).
+fn apply_change<'c>(c: &'c Change, undo: &mut Vec<Undo<'c>>) -> std::io::Result<()> {
+    let real = c.path.real.as_path();
+    match (&c.after, &c.before) {
+        (Some(bytes), before) => {
+            if let Some(dir) = real.parent() {
+                undo.extend(missing_dirs(dir).into_iter().map(Undo::RemoveDir));
+            }
+            write_atomic_with_mode(real, bytes, c.mode)?;
+            undo.push(match before {
+                Some(old) => Undo::Rewrite {
+                    path: real,
+                    bytes: old,
+                    mode: None,
+                },
+                None => Undo::RemoveFile(real),
+            });
+        }
+        (None, before) => {
+            let link = c.path.literal.as_path();
+            if std::fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink()) {
+                let target = std::fs::read_link(link)?;
+                std::fs::remove_file(link)?;
+                undo.push(Undo::Relink { link, target });
+            } else {
+                let mode = mode_of(real);
+                std::fs::remove_file(real)?;
+                undo.push(Undo::Rewrite {
+                    path: real,
+                    bytes: before.as_deref().unwrap_or_default(),
+                    mode,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Undoes the recorded steps, newest first. True when every step succeeded.
+fn restore(undo: Vec<Undo<'_>>) -> bool {
     let mut ok = true;
-    for c in done.iter().rev() {
-        let r = match &c.before {
-            Some(bytes) => write_atomic(&c.path.real, bytes),
-            None => std::fs::remove_file(&c.path.real),
+    for step in undo.into_iter().rev() {
+        let r = match step {
+            Undo::Rewrite { path, bytes, mode } => write_atomic_with_mode(path, bytes, mode),
+            Undo::RemoveFile(path) => std::fs::remove_file(path),
+            Undo::RemoveDir(dir) => std::fs::remove_dir(dir),
+            Undo::Relink { link, target } => std::os::unix::fs::symlink(target, link),
         };
         ok &= r.is_ok();
     }

@@ -10,6 +10,7 @@ use crate::error::ToolError;
 use crate::patch::{Hunk, Patch, compute_edits};
 use crate::text::editable::EditableText;
 use crate::tools::write_support::{decode, encode};
+use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::txn::{Change, Transaction};
 
@@ -49,6 +50,17 @@ pub struct Entry {
     pub file: usize,
 }
 
+/// How a hunk uses a path it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// Add File, or a Move destination: needs no read.
+    Create,
+    /// Delete File.
+    Delete,
+    /// Update File (or a Move source): needs the text.
+    Update,
+}
+
 /// Where a file stands in the running result.
 enum Now {
     /// As on disk, not yet read by this patch.
@@ -66,6 +78,8 @@ struct Origin {
     spelled: String,
     /// Its decoded text before the patch (`None` when the patch created it).
     text: Option<String>,
+    /// Its permission bits, which the destination keeps (`None` when the patch created it).
+    mode: Option<u32>,
 }
 
 /// One real path touched by the patch.
@@ -73,6 +87,8 @@ struct Slot {
     path: CheckedPath,
     /// The bytes on disk before the patch.
     before: Option<Vec<u8>>,
+    /// The permission bits on disk before the patch (`None`: no file).
+    mode: Option<u32>,
     now: Now,
     /// The decoded disk text, once an Update read it (syntax gate and diff).
     disk_text: Option<String>,
@@ -138,9 +154,14 @@ impl Plan {
                 } => Some(paths.next().expect("one checked path per move")),
                 _ => None,
             };
-            plan.touch(txn, &path, !matches!(hunk, Hunk::Add { .. }))?;
+            let use_ = match hunk {
+                Hunk::Add { .. } => Use::Create,
+                Hunk::Delete { .. } => Use::Delete,
+                Hunk::Update { .. } => Use::Update,
+            };
+            plan.touch(txn, &path, use_)?;
             if let Some(dest) = &dest {
-                plan.touch(txn, dest, false)?;
+                plan.touch(txn, dest, Use::Create)?;
             }
             targets.push((path.real, dest.map(|d| d.real)));
         }
@@ -150,20 +171,28 @@ impl Plan {
         Ok(plan)
     }
 
-    /// Loads a path on its first touch; when that first touch reads the disk content
-    /// (`uses_disk`) of an existing file, runs the freshness gate.
+    /// Loads a path on its first touch; when that first touch uses the disk content of an
+    /// existing file (Update, Delete, Move source), runs the freshness gate.
     fn touch(
         &mut self,
         txn: &Transaction<'_>,
         path: &CheckedPath,
-        uses_disk: bool,
+        use_: Use,
     ) -> Result<(), ToolError> {
         if self.slots.contains_key(&path.real) {
             return Ok(());
         }
         let before = txn.load(path)?;
-        if uses_disk && let Some(bytes) = &before {
-            txn.require_fresh(path, bytes)?;
+        if use_ != Use::Create
+            && let Some(bytes) = &before
+            && let Err(stale) = txn.require_fresh(path, bytes)
+        {
+            // read_file refuses a binary or undecodable file, so no read can pass the gate
+            // for it: an Update is told the real obstacle rather than to read it again.
+            return Err(match use_ {
+                Use::Update => decode(&path.spelled, bytes).err().unwrap_or(stale),
+                _ => stale,
+            });
         }
         let now = if before.is_some() {
             Now::Disk
@@ -175,6 +204,7 @@ impl Plan {
             path.real.clone(),
             Slot {
                 path: path.clone(),
+                mode: before.as_ref().and_then(|_| mode_of(&path.real)),
                 before,
                 now,
                 disk_text: None,
@@ -275,6 +305,7 @@ impl Plan {
         let origin = source.moved_from.clone().unwrap_or_else(|| Origin {
             spelled: from.to_owned(),
             text: source.disk_text.clone(),
+            mode: source.mode,
         });
         let target = self.slot(dest);
         target.now = now;
@@ -336,6 +367,7 @@ impl Plan {
                     after,
                     old_text,
                     new_text,
+                    mode: origin.and_then(|o| o.mode),
                 },
             });
         }
