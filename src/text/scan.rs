@@ -73,47 +73,151 @@ struct LineState {
     hash: TagHasher,
 }
 
-/// Scans `reader` (whose total size is `size` bytes, for messages) once.
-pub fn scan(mut reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
+/// Files at least this big are hashed on a second thread while this one reads, validates and
+/// splits lines: FNV-1a is a serial chain of one xor and one multiply per byte, the slowest
+/// part of the pass, so running it beside the rest makes the pass cost about the hash alone.
+/// Smaller files are not worth a thread.
+pub const PARALLEL_HASH_MIN_BYTES: u64 = 4 * 1024 * 1024;
+/// Chunks in flight between the reading and the hashing thread (bounds memory: at most this
+/// many + 1 buffers of [`CHUNK`] bytes).
+const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// Scans `reader` (whose total size is `size` bytes, for messages and for choosing the
+/// strategy) once.
+pub fn scan(reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
+    if size >= PARALLEL_HASH_MIN_BYTES {
+        scan_hashing_beside(reader, size, window)
+    } else {
+        scan_serial(reader, size, window)
+    }
+}
+
+fn scan_serial(mut reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
     let mut buf = vec![0u8; CHUNK];
     let mut hasher = TagHasher::new();
-    let mut s = Scanner::new(window);
-    let mut carry: Vec<u8> = Vec::new(); // incomplete UTF-8 sequence from the previous chunk
-    let mut first = true;
-    let mut sniffed = 0usize;
-    let mut encoding = TextEncoding::Utf8;
+    let mut pass = Pass::new(window, size);
     loop {
         let n = read_full(&mut reader, &mut buf).map_err(ScanStop::Io)?;
         if n == 0 {
             break;
         }
-        let mut chunk = &buf[..n];
-        hasher.update(chunk);
-        if first {
-            first = false;
+        hasher.update(&buf[..n]);
+        pass.process(&buf[..n])?;
+    }
+    pass.finish(hasher.tag())
+}
+
+/// The same pass with the hash on a second thread. Buffers go to the hasher after this thread
+/// has processed them and come back for reuse, so memory stays at a few chunks.
+fn scan_hashing_beside(mut reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
+    std::thread::scope(|scope| {
+        let (to_hash, chunks) = std::sync::mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
+        let (give_back, free) = std::sync::mpsc::channel::<Vec<u8>>();
+        let hasher = scope.spawn(move || {
+            let mut hasher = TagHasher::new();
+            for chunk in chunks {
+                hasher.update(&chunk);
+                // The reader may have stopped early and dropped its end: nothing to do then.
+                let _ = give_back.send(chunk);
+            }
+            hasher
+        });
+        let mut pass = Pass::new(window, size);
+        let mut allocated = 0;
+        let outcome = loop {
+            let mut buf = match free.try_recv() {
+                Ok(buf) => buf,
+                Err(_) if allocated <= CHUNKS_IN_FLIGHT => {
+                    allocated += 1;
+                    Vec::with_capacity(CHUNK)
+                }
+                Err(_) => match free.recv() {
+                    Ok(buf) => buf,
+                    Err(_) => {
+                        break Err(ScanStop::Io(io::Error::other("the hashing thread stopped")));
+                    }
+                },
+            };
+            buf.resize(CHUNK, 0);
+            let n = match read_full(&mut reader, &mut buf) {
+                Ok(n) => n,
+                Err(e) => break Err(ScanStop::Io(e)),
+            };
+            if n == 0 {
+                break Ok(());
+            }
+            buf.truncate(n);
+            if let Err(stop) = pass.process(&buf) {
+                break Err(stop);
+            }
+            if to_hash.send(buf).is_err() {
+                break Err(ScanStop::Io(io::Error::other("the hashing thread stopped")));
+            }
+        };
+        drop(to_hash);
+        let hasher = hasher
+            .join()
+            .map_err(|_| ScanStop::Io(io::Error::other("the hashing thread panicked")))?;
+        outcome?;
+        pass.finish(hasher.tag())
+    })
+}
+
+/// Everything but the hash: BOM, binary sniff, UTF-8 validation across chunk edges, lines.
+struct Pass {
+    size: u64,
+    scanner: Scanner,
+    /// An incomplete UTF-8 sequence from the previous chunk.
+    carry: Vec<u8>,
+    first: bool,
+    sniffed: usize,
+    encoding: TextEncoding,
+}
+
+impl Pass {
+    fn new(window: Window, size: u64) -> Pass {
+        Pass {
+            size,
+            scanner: Scanner::new(window),
+            carry: Vec::new(),
+            first: true,
+            sniffed: 0,
+            encoding: TextEncoding::Utf8,
+        }
+    }
+
+    /// Takes the next chunk of the file (the BOM, when there is one, is in the first chunk:
+    /// chunks are full reads of [`CHUNK`] bytes except the last).
+    fn process(&mut self, mut chunk: &[u8]) -> Result<(), ScanStop> {
+        if self.first {
+            self.first = false;
             match sniff_bom(chunk) {
                 Some(TextEncoding::Utf8Bom) => {
-                    encoding = TextEncoding::Utf8Bom;
+                    self.encoding = TextEncoding::Utf8Bom;
                     chunk = &chunk[3..];
                 }
                 Some(_) => return Err(ScanStop::Wide),
                 None => {}
             }
         }
-        if sniffed < BINARY_SNIFF_BYTES {
-            let look = &chunk[..chunk.len().min(BINARY_SNIFF_BYTES - sniffed)];
+        if self.sniffed < BINARY_SNIFF_BYTES {
+            let look = &chunk[..chunk.len().min(BINARY_SNIFF_BYTES - self.sniffed)];
             if memchr::memchr(0, look).is_some() {
-                return Err(ScanStop::Binary(size));
+                return Err(ScanStop::Binary(self.size));
             }
-            sniffed += look.len();
+            self.sniffed += look.len();
         }
-        validate_utf8(&mut carry, chunk)?;
-        s.feed(chunk);
+        validate_utf8(&mut self.carry, chunk)?;
+        self.scanner.feed(chunk);
+        Ok(())
     }
-    if !carry.is_empty() {
-        return Err(ScanStop::NotUtf8);
+
+    fn finish(self, tag: String) -> Result<Scan, ScanStop> {
+        if !self.carry.is_empty() {
+            return Err(ScanStop::NotUtf8);
+        }
+        Ok(self.scanner.finish(tag, self.encoding))
     }
-    Ok(s.finish(hasher.tag(), encoding))
 }
 
 fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
@@ -387,6 +491,40 @@ mod tests {
         let r = s.finish(String::new(), TextEncoding::Utf8);
         assert_eq!(r.eols, (0, 1, 1));
         assert_eq!(r.total_lines, 3);
+    }
+
+    #[test]
+    fn hashing_beside_gives_the_same_scan() {
+        // Several chunks, a CRLF and a multi-byte char split at chunk edges, a BOM.
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        let mut n = 0;
+        while bytes.len() < 3 * CHUNK + 1000 {
+            n += 1;
+            bytes.extend_from_slice(format!("line {n} \u{e9}t\u{e9}\r\n").as_bytes());
+        }
+        let size = bytes.len() as u64;
+        for window in [Window::Range { first: 2, last: 4 }, Window::Tail(3)] {
+            let a = scan_serial(&bytes[..], size, window)
+                .map_err(|e| format!("{e:?}"))
+                .unwrap();
+            let b = scan_hashing_beside(&bytes[..], size, window)
+                .map_err(|e| format!("{e:?}"))
+                .unwrap();
+            assert_eq!(a.tag, crate::text::tag::content_tag(&bytes));
+            assert_eq!(a.tag, b.tag);
+            assert_eq!(a.total_lines, b.total_lines);
+            assert_eq!(a.eols, b.eols);
+            assert_eq!(a.encoding, TextEncoding::Utf8Bom);
+            let la: Vec<_> = a.lines.iter().map(|l| (l.number, l.text.clone())).collect();
+            let lb: Vec<_> = b.lines.iter().map(|l| (l.number, l.text.clone())).collect();
+            assert_eq!(la, lb);
+        }
+        let mut binary = bytes.clone();
+        binary[100] = 0;
+        assert!(matches!(
+            scan_hashing_beside(&binary[..], size, Window::Tail(1)),
+            Err(ScanStop::Binary(_))
+        ));
     }
 
     #[test]

@@ -9,8 +9,11 @@ pub mod apply_patch;
 pub mod args;
 pub mod exec;
 pub mod exec_command;
+pub mod glob;
+pub mod grep;
 pub mod list_dir;
 pub mod read_file;
+pub mod walk;
 pub mod write_file;
 pub mod write_stdin;
 pub mod write_support;
@@ -151,6 +154,8 @@ pub fn registry() -> Vec<ToolSpec> {
     vec![
         spec::<read_file::ReadFile>(),
         spec::<list_dir::ListDir>(),
+        spec::<glob::Glob>(),
+        spec::<grep::Grep>(),
         spec::<write_file::WriteFile>(),
         spec::<apply_patch::ApplyPatch>(),
         spec::<exec::Exec>(),

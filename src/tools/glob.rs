@@ -1,0 +1,181 @@
+//! `glob`: find files by name pattern, newest first (spec 02, "glob").
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use clap::Args;
+use ignore::WalkState;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::tools::walk::{self, Base, Problems, WalkRules};
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::policy::Access;
+
+/// Default number of paths shown.
+pub const DEFAULT_LIMIT: u64 = 100;
+/// Largest `limit` accepted.
+pub const MAX_LIMIT: u64 = 2000;
+
+/// Arguments of glob.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct GlobArgs {
+    /// Glob pattern, e.g. "**/*.rs" or "src/*.{ts,tsx}". `*` and `?` stay within one folder,
+    /// `**` crosses folders; a pattern without "/" matches at any depth.
+    #[schemars(length(min = 1))]
+    pub pattern: String,
+    /// The folder to search under (default ".").
+    pub path: Option<String>,
+    /// Most paths to show (default 100, at most 2000).
+    #[arg(long)]
+    #[schemars(range(min = 1, max = 2000))]
+    pub limit: Option<u64>,
+    /// Include hidden files and folders (default false).
+    #[arg(long)]
+    pub hidden: Option<bool>,
+    /// Include files matched by .gitignore/.ignore rules (default false).
+    #[arg(long)]
+    pub ignored: Option<bool>,
+}
+
+/// The glob tool.
+pub struct Glob;
+
+impl Tool for Glob {
+    type Args = GlobArgs;
+    const NAME: &'static str = "glob";
+    const META: ToolMeta = ToolMeta {
+        description: "Find files whose path matches a glob pattern, newest first.\n\
+`*` and `?` match within one folder, `**` across folders, `{a,b}` alternatives, `[...]` classes; a \
+pattern without `/` matches at any depth (`*.rs` = `**/*.rs`). Paths are relative to the current \
+folder, one a line, most recently modified first. Hidden files and files ignored by \
+.gitignore/.ignore are left out unless hidden/ignored is true; symlinks are listed, never followed.",
+        examples: "  agtool glob '**/*.rs'\n  agtool glob '*.{ts,tsx}' web --limit 500\n  agtool glob '.github/**/*.yml' --hidden true",
+        group: Group::Files,
+        sensitive: false,
+        serial: false,
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+        timeout_ms: Some(60_000),
+        body: None,
+        tags: &["search", "files"],
+    };
+
+    fn run(ctx: &Ctx, args: GlobArgs) -> ToolResult {
+        let normalized = walk::normalize_glob(&args.pattern, "pattern")?;
+        let matcher = walk::compile_glob(&normalized, "pattern")?;
+        let spelled = args.path.as_deref().unwrap_or(".");
+        let checked = ctx.check_path(spelled, Access::Read)?;
+        match std::fs::metadata(&checked.real) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(ToolError::refused(format!(
+                    "{spelled} is not a folder; give the folder to search under as path"
+                )));
+            }
+            Err(e) => {
+                return Err(ToolError::refused(format!("cannot search {spelled}: {e}")));
+            }
+        }
+        let base = Base::new(&checked);
+        let rules = WalkRules {
+            hidden: args.hidden.unwrap_or(false),
+            ignored: args.ignored.unwrap_or(false),
+        };
+        let builder = walk::builder(ctx, &base.real, rules);
+        let states = walk::run_parallel(&builder, Found::default, |found, entry| {
+            match entry {
+                Ok(e) => {
+                    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                    if e.depth() == 0 || is_dir {
+                        return WalkState::Continue;
+                    }
+                    let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
+                    if matcher.is_match(rel) {
+                        // Only matching files are stat'ed: the sort needs their times.
+                        let mtime = e
+                            .metadata()
+                            .ok()
+                            .and_then(|m| m.modified().ok())
+                            .unwrap_or(SystemTime::UNIX_EPOCH);
+                        found.files.push((mtime, e.into_path()));
+                    }
+                }
+                Err(err) => found.problems.push_walk_error(ctx, &err),
+            }
+            WalkState::Continue
+        });
+        let mut files = Vec::new();
+        let mut problems = Problems::default();
+        for s in states {
+            files.extend(s.files);
+            problems.merge(s.problems);
+        }
+        if walk::is_literal_glob(&args.pattern)
+            && let Some(named) = named_exactly(ctx, &base, &normalized)
+        {
+            files.push(named);
+        }
+        // Newest first, ties by path; the named path may also have been walked.
+        files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        files.dedup_by(|a, b| a.1 == b.1);
+        Ok(render(ctx, &base, &args, files, problems))
+    }
+}
+
+/// One worker's findings.
+#[derive(Default)]
+struct Found {
+    files: Vec<(SystemTime, PathBuf)>,
+    problems: Problems,
+}
+
+/// The file a wildcard-free pattern names under the base, if it exists, is not a folder and
+/// passes the path policy: returned even when hidden or ignored (spec 02).
+fn named_exactly(ctx: &Ctx, base: &Base, normalized: &str) -> Option<(SystemTime, PathBuf)> {
+    let rel = normalized.strip_prefix("**/").unwrap_or(normalized);
+    let path = base.real.join(rel);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if meta.is_dir() {
+        return None;
+    }
+    ctx.check_path(path.to_str()?, Access::Read).ok()?;
+    let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+    Some((mtime, path))
+}
+
+fn render(
+    ctx: &Ctx,
+    base: &Base,
+    args: &GlobArgs,
+    files: Vec<(SystemTime, PathBuf)>,
+    problems: Problems,
+) -> Output {
+    let limit = args.limit.unwrap_or(DEFAULT_LIMIT) as usize;
+    let total = files.len();
+    let mut text = String::new();
+    if total == 0 {
+        text.push_str(&format!("No files matched {}\n", args.pattern));
+    }
+    for (_, path) in files.iter().take(limit) {
+        text.push_str(&base.display(ctx, path));
+        text.push('\n');
+    }
+    if total > limit {
+        text.push_str(&format!(
+            "({} more not shown; narrow the pattern or raise limit)\n",
+            total - limit
+        ));
+    }
+    let skipped = problems.len();
+    problems.render(&mut text);
+    Output::text(text)
+        .with("matches", total)
+        .with("shown", total.min(limit))
+        .with("skipped", skipped)
+}

@@ -1,0 +1,400 @@
+//! `grep`: search file contents with a regular expression, in-process on ripgrep's own crates
+//! (grep-searcher, grep-regex, ignore) with a parallel walk (spec 02, "grep").
+
+pub mod search;
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use clap::Args;
+use grep::regex::{RegexMatcher, RegexMatcherBuilder};
+use grep::searcher::{BinaryDetection, SearcherBuilder};
+use ignore::WalkState;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::context::Ctx;
+use crate::error::{Output, ToolError, ToolResult};
+use crate::tools::walk::{self, Base, Problems, WalkRules};
+use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::policy::Access;
+use search::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
+
+/// Default number of files (files/count output) or matching lines (content output) shown.
+pub const DEFAULT_LIMIT: u64 = 100;
+
+/// Case sensitivity.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Case {
+    // Insensitive unless the pattern has an upper-case letter. (Plain comments: variant docs
+    // would turn the schema's `enum` into a `oneOf`.)
+    #[default]
+    Smart,
+    // Exact case.
+    Sensitive,
+    // Any case.
+    Insensitive,
+}
+
+/// What grep prints.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputMode {
+    // One path a line, newest first.
+    #[default]
+    Files,
+    // `path:line:text` for every matching line.
+    Content,
+    // `path:count` a line.
+    Count,
+}
+
+/// Arguments of grep.
+#[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
+#[serde(deny_unknown_fields)]
+pub struct GrepArgs {
+    /// Regular expression (Rust regex syntax), or a literal string with fixed_strings.
+    #[schemars(length(min = 1))]
+    pub pattern: String,
+    /// File or folder to search (default ".").
+    pub path: Option<String>,
+    /// Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}".
+    #[arg(long)]
+    pub include: Option<String>,
+    /// Most files (files/count output) or matching lines (content output) to show (default 100,
+    /// at most 2000).
+    #[arg(long)]
+    #[schemars(range(min = 1, max = 2000))]
+    pub limit: Option<u64>,
+    /// smart (default: case-insensitive unless the pattern has an upper-case letter),
+    /// sensitive or insensitive.
+    #[arg(long, value_enum)]
+    pub case: Option<Case>,
+    /// Treat the pattern as a literal string, not a regex (default false).
+    #[arg(long)]
+    pub fixed_strings: Option<bool>,
+    /// files (default: matching paths, newest first), content (matching lines) or count
+    /// (matching lines per file).
+    #[arg(long, value_enum)]
+    pub output: Option<OutputMode>,
+    /// Lines of context before and after each match, content output only (default 0).
+    #[arg(long)]
+    pub context: Option<u64>,
+    /// Let matches span lines; `.` then also matches a newline (default false).
+    #[arg(long)]
+    pub multiline: Option<bool>,
+    /// Search hidden files and folders too (default false).
+    #[arg(long)]
+    pub hidden: Option<bool>,
+    /// Search files matched by .gitignore/.ignore rules too (default false).
+    #[arg(long)]
+    pub ignored: Option<bool>,
+    /// Also list files whose names contain the pattern (default true).
+    #[arg(long)]
+    pub names: Option<bool>,
+}
+
+/// The grep tool.
+pub struct Grep;
+
+impl Tool for Grep {
+    type Args = GrepArgs;
+    const NAME: &'static str = "grep";
+    const META: ToolMeta = ToolMeta {
+        description: "Search file contents with a regular expression (ripgrep's engine).\n\
+output: files (default) lists matching files, most recently modified first; content prints \
+`path:line:text` for each matching line (context lines as `path-line-text`, groups separated by \
+`--`); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
+upper-case letter. Use include to filter file names (\"*.rs\"), fixed_strings for literal text, \
+multiline for patterns spanning lines. Hidden, ignored (.gitignore) and binary files are skipped. \
+A `Files whose names match:` section lists files whose names contain the pattern.",
+        examples: "  agtool grep 'fn main'\n  agtool grep TODO src --output content --context 2\n  agtool grep 'useState' --include '*.{ts,tsx}' --output count",
+        group: Group::Files,
+        sensitive: false,
+        serial: false,
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+        timeout_ms: Some(60_000),
+        body: None,
+        tags: &["search", "files"],
+    };
+
+    fn run(ctx: &Ctx, args: GrepArgs) -> ToolResult {
+        let mode = args.output.unwrap_or_default();
+        let context = args.context.unwrap_or(0);
+        if context > 0 && mode != OutputMode::Content {
+            return Err(ToolError::usage(
+                "context applies to output \"content\" only; add output: \"content\" or drop context",
+            ));
+        }
+        let matcher = build_matcher(&args)?;
+        let include = match &args.include {
+            Some(glob) => {
+                let normalized = walk::normalize_glob(glob, "include")?;
+                Some(walk::compile_glob(&normalized, "include")?)
+            }
+            None => None,
+        };
+        let spelled = args.path.as_deref().unwrap_or(".");
+        let checked = ctx.check_path(spelled, Access::Read)?;
+        let meta = std::fs::metadata(&checked.real).map_err(|e| {
+            ToolError::refused(format!("cannot search {spelled}: {}", io_reason(&e)))
+        })?;
+        let report = match mode {
+            OutputMode::Files => Report::Files,
+            OutputMode::Content => Report::Content,
+            OutputMode::Count => Report::Count,
+        };
+        let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
+        let mut sb = SearcherBuilder::new();
+        sb.binary_detection(BinaryDetection::quit(0))
+            .line_number(report == Report::Content)
+            .multi_line(args.multiline.unwrap_or(false))
+            .before_context(context as usize)
+            .after_context(context as usize);
+        let base = Base::new(&checked);
+        let mut found = Found {
+            top: TopFiles::new(report, limit),
+            names: NameMatches::default(),
+            problems: Problems::default(),
+            notes: Vec::new(),
+        };
+        if meta.is_dir() {
+            let names = (args.names != Some(false))
+                .then(|| NameQuery::new(&args.pattern, names_insensitive(&args)));
+            let rules = WalkRules {
+                hidden: args.hidden.unwrap_or(false),
+                ignored: args.ignored.unwrap_or(false),
+            };
+            let builder = walk::builder(ctx, &base.real, rules);
+            let make = || Worker::new(sb.build(), matcher.clone(), report, limit);
+            let workers = walk::run_parallel(&builder, make, |w, entry| {
+                match entry {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                        let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
+                        if include.as_ref().is_some_and(|g| !g.is_match(rel)) {
+                            return WalkState::Continue;
+                        }
+                        if let Some(rank) = names.as_ref().and_then(|q| q.rank(e.file_name())) {
+                            w.names.push(rank, e.path().to_path_buf());
+                        }
+                        if let Err(err) = w.search(e.path(), || mtime_of(e.path())) {
+                            w.problems.push(format!(
+                                "{}: {}",
+                                base.display(ctx, e.path()),
+                                io_reason(&err)
+                            ));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(err) => w.problems.push_walk_error(ctx, &err),
+                }
+                WalkState::Continue
+            });
+            for w in workers {
+                found.top.merge(w.top);
+                found.names.merge(w.names);
+                found.problems.merge(w.problems);
+            }
+        } else {
+            // A file named exactly is searched even if ignore rules or `include` would skip it.
+            let mut w = Worker::new(sb.build(), matcher.clone(), report, limit);
+            match w.search(&checked.real, || mtime_of(&checked.real)) {
+                Ok(Outcome::Binary) => found
+                    .notes
+                    .push(format!("({spelled} is a binary file; it was not searched)")),
+                Ok(_) => {}
+                Err(e) => {
+                    return Err(ToolError::refused(format!(
+                        "cannot search {spelled}: {}",
+                        io_reason(&e)
+                    )));
+                }
+            }
+            found.top = w.top;
+        }
+        Ok(render(ctx, &base, report, limit, context, found))
+    }
+}
+
+/// Everything a search found, merged over the workers.
+struct Found {
+    top: TopFiles,
+    names: NameMatches,
+    problems: Problems,
+    notes: Vec<String>,
+}
+
+/// Builds the matcher. An invalid regex is an argument error quoting the engine's message
+/// (spec 02).
+fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
+    let mut b = RegexMatcherBuilder::new();
+    // `^` and `$` match at line boundaries, as in ripgrep.
+    b.multi_line(true)
+        .fixed_strings(args.fixed_strings.unwrap_or(false));
+    match args.case.unwrap_or_default() {
+        Case::Smart => b.case_smart(true),
+        Case::Sensitive => b.case_insensitive(false),
+        Case::Insensitive => b.case_insensitive(true),
+    };
+    if args.multiline.unwrap_or(false) {
+        b.dot_matches_new_line(true);
+    } else {
+        // Line-by-line search: the matcher must never match a line terminator.
+        b.line_terminator(Some(b'\n'));
+    }
+    b.build(&args.pattern).map_err(|e| {
+        // grep-regex reports syntax errors against the pattern it wrapped; the parser's own
+        // message points into the pattern as the caller wrote it.
+        let msg = match args.fixed_strings {
+            Some(true) => e.to_string(),
+            _ => match regex_syntax::Parser::new().parse(&args.pattern) {
+                Err(syntax) => syntax.to_string(),
+                Ok(_) => e.to_string(),
+            },
+        };
+        let hint = if msg.contains("not allowed") && !args.multiline.unwrap_or(false) {
+            "\n(to match across lines, pass multiline: true)"
+        } else {
+            ""
+        };
+        ToolError::usage(format!("invalid regex: {msg}{hint}"))
+    })
+}
+
+/// Whether the `Files whose names match:` section compares without case: `case` as given, and
+/// for smart case, insensitive unless the pattern has an upper-case letter.
+fn names_insensitive(args: &GrepArgs) -> bool {
+    match args.case.unwrap_or_default() {
+        Case::Sensitive => false,
+        Case::Insensitive => true,
+        Case::Smart => !args.pattern.chars().any(char::is_uppercase),
+    }
+}
+
+fn mtime_of(path: &Path) -> SystemTime {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}
+
+fn render(
+    ctx: &Ctx,
+    base: &Base,
+    report: Report,
+    limit: u64,
+    context: u64,
+    found: Found,
+) -> Output {
+    let Found {
+        top,
+        names,
+        problems,
+        notes,
+    } = found;
+    let (total_files, total_matches) = (top.total_files, top.total_matches);
+    let files = top.into_files();
+    let mut text = String::new();
+    if total_files == 0 {
+        text.push_str("No matches found.\n");
+    }
+    match report {
+        Report::Files | Report::Count => {
+            for f in files.iter().take(limit as usize) {
+                text.push_str(&base.display(ctx, &f.path));
+                if report == Report::Count {
+                    text.push_str(&format!(":{}", f.count));
+                }
+                text.push('\n');
+            }
+            let shown = total_files.min(limit);
+            if total_files > shown {
+                text.push_str(&format!("({} more files not shown)\n", total_files - shown));
+            }
+        }
+        Report::Content => {
+            let shown = push_content(&mut text, ctx, base, &files, limit, context);
+            if total_matches > shown {
+                text.push_str(&format!(
+                    "({} more matching lines not shown)\n",
+                    total_matches - shown
+                ));
+            }
+        }
+    }
+    let name_paths = names.into_paths();
+    if !name_paths.is_empty() {
+        text.push_str("\nFiles whose names match:\n");
+        for p in &name_paths {
+            text.push_str(&base.display(ctx, p));
+            text.push('\n');
+        }
+    }
+    for note in &notes {
+        text.push_str(note);
+        text.push('\n');
+    }
+    let skipped = problems.len();
+    problems.render(&mut text);
+    let out = Output::text(text)
+        .with("files", total_files)
+        .with("skipped", skipped);
+    match report {
+        Report::Files => out,
+        Report::Count | Report::Content => out.with("matches", total_matches),
+    }
+}
+
+/// Appends content lines, at most `limit` matching lines; after the last one shown, only its
+/// own after-context. Groups are separated by `--` when context lines are on. Returns how many
+/// matching lines were shown.
+fn push_content(
+    text: &mut String,
+    ctx: &Ctx,
+    base: &Base,
+    files: &[FileHits],
+    limit: u64,
+    context: u64,
+) -> u64 {
+    let mut shown = 0;
+    let mut printed_any = false;
+    for f in files {
+        if shown >= limit {
+            break;
+        }
+        let path = base.display(ctx, &f.path);
+        let mut prev: Option<u64> = None;
+        let mut last_match = 0;
+        for line in &f.lines {
+            if line.is_match {
+                if shown >= limit {
+                    break;
+                }
+                shown += 1;
+                last_match = line.number;
+            } else if shown >= limit && line.number > last_match + context {
+                break;
+            }
+            let joined = prev.is_some_and(|p| line.number == p + 1);
+            if context > 0 && printed_any && !joined {
+                text.push_str("--\n");
+            }
+            let sep = if line.is_match { ':' } else { '-' };
+            text.push_str(&format!("{path}{sep}{}{sep}{}\n", line.number, line.text));
+            printed_any = true;
+            prev = Some(line.number);
+        }
+    }
+    shown
+}
