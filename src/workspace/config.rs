@@ -103,11 +103,15 @@ impl Config {
         })
     }
 
-    /// Reads a file; a missing file is an empty configuration.
+    /// Reads a file; a missing file is an empty configuration, and so is a path through a
+    /// regular file (`.agent-state` being a file, not a folder, holds no config.toml).
     pub fn read(path: &Path) -> Result<Config, String> {
+        use std::io::ErrorKind;
         match std::fs::read_to_string(path) {
             Ok(text) => Config::parse(&text, path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                Ok(Config::default())
+            }
             Err(e) => Err(format!("cannot read {}: {e}", path.display())),
         }
     }
@@ -190,6 +194,14 @@ mod tests {
         assert!(err.contains("frshness"), "{err}");
         let err = Config::parse("[exec]\nprefx = []\n", Path::new("c.toml")).unwrap_err();
         assert!(err.contains("prefx"), "{err}");
+    }
+
+    #[test]
+    fn a_file_in_place_of_the_state_folder_means_no_config() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::write(t.path().join(".agent-state"), "a file").unwrap();
+        let got = Config::read(&t.path().join(".agent-state/config.toml"));
+        assert_eq!(got, Ok(Config::default()));
     }
 
     #[test]
