@@ -1,5 +1,6 @@
-//! Helpers for the process-tool tests: a workspace that, when dropped, stops its session
-//! server and fails the test if any process it started is still alive.
+//! Helpers shared by the integration tests. Here: the process-tool tests' workspace that, when
+//! dropped, stops its session server and fails the test if any process it started is still
+//! alive. In `ws`: the file-tool tests' workspace and run results.
 
 #![allow(dead_code)] // each test binary uses its own subset
 
@@ -7,6 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+
+mod ws;
+pub use ws::*;
 
 /// `agtool` run from `dir`, with no outside configuration, all groups enabled for `call`.
 pub fn agtool(dir: &Path) -> Command {
