@@ -96,5 +96,17 @@ impl From<crate::workspace::policy::PolicyError> for ToolError {
     }
 }
 
+/// A short, model-facing reason for an I/O error: `no such file or directory`,
+/// `permission denied`, else the error's own text. Walk errors otherwise read
+/// `IO error for operation on <path>: Permission denied (os error 13)`, repeating the path the
+/// message already starts with.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    }
+}
+
 /// A tool's result.
 pub type ToolResult = Result<Output, ToolError>;

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::tools::walk::{self, Base, Problems, WalkRules};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::policy::Access;
@@ -279,14 +279,6 @@ fn mtime_of(path: &Path) -> SystemTime {
     std::fs::metadata(path)
         .and_then(|m| m.modified())
         .unwrap_or(SystemTime::UNIX_EPOCH)
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
 }
 
 fn render(

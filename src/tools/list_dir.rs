@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::render::cut_at_boundary;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::policy::{Access, CheckedPath};
@@ -119,7 +119,9 @@ pub fn listing(
         .hidden(!hidden)
         .follow_links(false)
         .sort_by_file_name(|a: &OsStr, b: &OsStr| a.cmp(b))
-        .require_git(false)
+        // Inside a repository, gitignore files above its root do not apply (the walk rules
+        // glob and grep share, spec 02).
+        .require_git(crate::tools::walk::in_git_repository(&dir.real))
         .git_ignore(!ignored)
         .git_exclude(!ignored)
         .git_global(!ignored)
@@ -187,7 +189,7 @@ pub fn describe_walk_error(ctx: &Ctx, err: &ignore::Error) -> String {
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
                 find(err)
             }
-            ignore::Error::Io(e) => (None, e.to_string()),
+            ignore::Error::Io(e) => (None, io_reason(e)),
             ignore::Error::Loop { child, .. } => (Some(child.as_path()), "symlink loop".into()),
             other => (None, other.to_string()),
         }

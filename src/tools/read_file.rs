@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
@@ -190,14 +190,6 @@ struct View {
     final_newline: bool,
     total_lines: usize,
     lines: Vec<ScannedLine>,
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
-    }
 }
 
 fn anchor_line(args: &ReadFileArgs) -> u64 {
