@@ -92,10 +92,38 @@ impl Ws {
 
     /// `agtool` run from `cwd`, with a clean environment whose root is this workspace.
     pub fn cmd_in(&self, cwd: &Path) -> Command {
-        let mut c = Command::new(bin());
+        Command::from_std(self.std_cmd_in(cwd))
+    }
+
+    /// [`Ws::cmd_in`] as a plain `std::process::Command`.
+    pub fn std_cmd_in(&self, cwd: &Path) -> std::process::Command {
+        let mut c = std::process::Command::new(bin());
         clean_env(&mut c, &self.home);
         c.current_dir(cwd).env("AGTOOL_ROOT", &self.root);
         c
+    }
+
+    /// Runs `agtool ARGS` from the root so that a folder made unreadable with
+    /// [`Ws::lock_dir`] really cannot be read: as the unprivileged user `nobody` when the
+    /// tests run as root (root reads through `chmod 000`). The workspace is opened up for that
+    /// user first. `Err` gives the reason when that is impossible here.
+    pub fn run_unprivileged(&self, args: &[&str]) -> Result<Run, String> {
+        use std::os::unix::process::CommandExt;
+        let mut c = self.std_cmd_in(&self.root);
+        c.args(args);
+        if is_root() {
+            open_up(&self.base);
+            c.uid(NOBODY).gid(NOBODY);
+        }
+        c.output()
+            .map(Run::from)
+            .map_err(|e| format!("cannot run agtool as uid {NOBODY}: {e}"))
+    }
+
+    /// Makes a folder unreadable (`chmod 000`); see [`Ws::run_unprivileged`].
+    pub fn lock_dir(&self, rel: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(self.path(rel), std::fs::Permissions::from_mode(0o000)).unwrap();
     }
 
     /// Runs `agtool ARGS` from the root.
@@ -115,8 +143,27 @@ impl Ws {
     }
 }
 
+/// The uid and gid of `nobody`, used to drop root's power to read anything.
+pub const NOBODY: u32 = 65534;
+
+/// Gives every folder under `dir` mode 0755 and every file 0644, so another user can read them.
+fn open_up(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(dir).unwrap();
+    if meta.file_type().is_symlink() {
+        return;
+    }
+    let mode = if meta.is_dir() { 0o755 } else { 0o644 };
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).unwrap();
+    if meta.is_dir() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            open_up(&e.unwrap().path());
+        }
+    }
+}
+
 /// Removes every `AGTOOL_*` variable and points `$HOME` / `$XDG_CONFIG_HOME` at `home`.
-pub fn clean_env(c: &mut Command, home: &Path) {
+pub fn clean_env(c: &mut std::process::Command, home: &Path) {
     for (k, _) in std::env::vars_os() {
         if k.to_string_lossy().starts_with("AGTOOL_") {
             c.env_remove(k);
