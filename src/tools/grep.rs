@@ -312,15 +312,20 @@ fn render(
             }
             let shown = total_files.min(limit);
             if total_files > shown {
-                text.push_str(&format!("({} more files not shown)\n", total_files - shown));
+                let more = total_files - shown;
+                text.push_str(&format!(
+                    "({more} more {} not shown)\n",
+                    plural(more, "file")
+                ));
             }
         }
         Report::Content => {
             let shown = push_content(&mut text, ctx, base, &files, limit, context);
             if total_matches > shown {
+                let more = total_matches - shown;
                 text.push_str(&format!(
-                    "({} more matching lines not shown)\n",
-                    total_matches - shown
+                    "({more} more matching {} not shown)\n",
+                    plural(more, "line")
                 ));
             }
         }
@@ -345,6 +350,15 @@ fn render(
     match report {
         Report::Files => out,
         Report::Count | Report::Content => out.with("matches", total_matches),
+    }
+}
+
+/// `word` with an `s` unless `n` is 1.
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
     }
 }
 
