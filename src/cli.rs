@@ -371,24 +371,45 @@ pub fn print_result(json: bool, result: ToolResult) -> i32 {
         Err(e) => e.exit_code(),
     };
     if json {
-        println!("{}", envelope(&result));
+        emit(Stream::Out, &format!("{}\n", envelope(&result)));
         if let Err(e) = &result
             && e.kind == ErrorKind::Usage
         {
-            eprintln!("Error: {}", e.message);
+            emit(Stream::Err, &format!("Error: {}\n", e.message));
         }
         return code;
     }
     match result {
         Ok(out) => {
             if out.text.ends_with('\n') || out.text.is_empty() {
-                print!("{}", out.text);
+                emit(Stream::Out, &out.text);
             } else {
-                println!("{}", out.text);
+                emit(Stream::Out, &format!("{}\n", out.text));
             }
         }
-        Err(e) if e.kind == ErrorKind::Usage => eprintln!("Error: {}", e.message),
-        Err(e) => println!("Error: {}", e.message),
+        Err(e) if e.kind == ErrorKind::Usage => {
+            emit(Stream::Err, &format!("Error: {}\n", e.message))
+        }
+        Err(e) => emit(Stream::Out, &format!("Error: {}\n", e.message)),
     }
     code
+}
+
+enum Stream {
+    Out,
+    Err,
+}
+
+/// Writes `text` to stdout or stderr. A reader that went away (`agtool ... | head`) is not an
+/// error to report, and `print!` would panic on it: the write error is dropped and the exit
+/// status stays the tool's.
+fn emit(stream: Stream, text: &str) {
+    use std::io::Write;
+    let _ = match stream {
+        Stream::Out => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }
+        Stream::Err => std::io::stderr().lock().write_all(text.as_bytes()),
+    };
 }
