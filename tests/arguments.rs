@@ -25,3 +25,594 @@ fn a_closed_stdout_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
 }
+
+/// A workspace `ws` beside `outside/` and a sibling `ws-evil/` that shares the root's prefix,
+/// with symlinks leading out of the root.
+fn escape_fixture() -> Ws {
+    let ws = Ws::new();
+    let outside = ws.base.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), "secret\n").unwrap();
+    std::fs::create_dir_all(ws.base.join("ws-evil")).unwrap();
+    std::fs::write(ws.base.join("ws-evil/x.txt"), "evil\n").unwrap();
+    ws.write("inside.txt", "fine\n")
+        .symlink(outside.join("secret.txt"), "file-link")
+        .symlink("../outside", "dir-link")
+        .symlink(outside.join("missing"), "dangling")
+        .symlink("loop-b", "loop-a")
+        .symlink("loop-a", "loop-b");
+    ws
+}
+
+#[test]
+fn paths_outside_the_workspace_are_refused_by_every_tool() {
+    let ws = escape_fixture();
+    let root = ws.root.display().to_string();
+    let evil_abs = ws.base.join("ws-evil/x.txt").display().to_string();
+    let outside_paths = [
+        "file-link",
+        "dir-link",
+        "dir-link/secret.txt",
+        "dangling",
+        "../outside/secret.txt",
+        "../outside",
+        "../ws-evil/x.txt",
+        "../ws-evil",
+        evil_abs.as_str(),
+        "/etc/hostname",
+        "/",
+    ];
+    for path in outside_paths {
+        for (tool, args) in [
+            ("read_file", json!({"path": path})),
+            ("list_dir", json!({"path": path})),
+            ("glob", json!({"pattern": "*", "path": path})),
+            ("grep", json!({"pattern": "secret", "path": path})),
+        ] {
+            let out = ws.call(tool, &args);
+            out.code(1);
+            assert_eq!(
+                out.out,
+                format!("Error: {path} is outside the workspace ({root})\n"),
+                "{tool} {path}"
+            );
+        }
+    }
+    for tool in ["read_file", "list_dir"] {
+        let out = ws.call(tool, &json!({"path": "loop-a"}));
+        out.code(1);
+        assert_eq!(
+            out.out,
+            "Error: loop-a cannot be resolved: too many levels of symbolic links\n"
+        );
+    }
+    // Nothing was read, so nothing was recorded.
+    assert!(!ws.path(".agent-state").exists());
+    // Inside paths still work, and a walk from the root never follows the links out.
+    ws.call("read_file", &json!({"path": "inside.txt"})).ok();
+    let out = ws.call("grep", &json!({"pattern": "secret|evil"}));
+    assert_eq!(out.ok(), "No matches found.\n");
+}
+
+#[test]
+fn nul_and_empty_paths_are_argument_errors() {
+    let ws = Ws::new();
+    for tool in ["read_file", "list_dir"] {
+        let out = ws.call(tool, &json!({"path": "a\u{0}b"}));
+        out.code(2);
+        assert!(out.err.contains("contains a NUL byte"), "{}", out.err);
+        let out = ws.call(tool, &json!({"path": ""}));
+        out.code(2);
+        assert!(out.err.contains("path is empty"), "{}", out.err);
+    }
+    let out = ws.call("grep", &json!({"pattern": "x", "path": "a\u{0}b"}));
+    out.code(2);
+    let out = ws.call("glob", &json!({"pattern": "*", "path": "a\u{0}b"}));
+    out.code(2);
+}
+
+#[test]
+fn unknown_tools() {
+    let ws = Ws::new();
+    let out = ws.run(&["frobnicate"]);
+    out.code(2);
+    assert!(
+        out.err.contains("unrecognized subcommand 'frobnicate'"),
+        "{}",
+        out.err
+    );
+    let out = ws.call("frobnicate", &json!({}));
+    out.code(2);
+    assert!(
+        out.err
+            .contains("unknown tool \"frobnicate\"; known tools: read_file, list_dir, glob, grep"),
+        "{}",
+        out.err
+    );
+    let out = Run::from(
+        ws.cmd()
+            .arg("call")
+            .write_stdin(r#"{"name": "frobnicate", "input": {}}"#)
+            .output()
+            .unwrap(),
+    );
+    out.code(2);
+    assert!(out.err.contains("unknown tool"), "{}", out.err);
+}
+
+#[test]
+fn malformed_json_everywhere() {
+    let ws = Ws::new();
+    ws.write("a.txt", "a\n");
+    let stdin = |args: &[&str], input: &str| {
+        Run::from(
+            ws.cmd()
+                .args(args)
+                .write_stdin(input.to_owned())
+                .output()
+                .unwrap(),
+        )
+    };
+    let out = stdin(&["call", "read_file"], "{\"path\": ");
+    out.code(2);
+    assert!(
+        out.err.contains("call arguments: not valid JSON"),
+        "{}",
+        out.err
+    );
+    let out = stdin(&["call"], "{oops");
+    out.code(2);
+    assert!(out.err.contains("envelope: not valid JSON"), "{}", out.err);
+    let out = stdin(&["call", "--batch"], "[{");
+    out.code(2);
+    let out = ws.run(&["read-file", "--args", "{'path': 'a.txt'}"]);
+    out.code(2);
+    assert!(out.err.contains("--args: not valid JSON"), "{}", out.err);
+    let out = stdin(&["read-file", "--args", "-"], "[\"a.txt\"]");
+    out.code(2);
+    assert!(
+        out.err.contains("expected a JSON object, got an array"),
+        "{}",
+        out.err
+    );
+    let out = ws.run(&["read-file", "--args", "@missing.json"]);
+    out.code(2);
+    assert!(
+        out.err.contains("--args @missing.json: cannot read"),
+        "{}",
+        out.err
+    );
+    let out = stdin(&["call"], r#"{"input": {"path": "a.txt"}}"#);
+    out.code(2);
+    assert!(
+        out.err.contains("missing string field \"name\""),
+        "{}",
+        out.err
+    );
+    let out = stdin(&["call"], r#"{"name": "read_file", "arguments": "{nope"}"#);
+    out.code(2);
+    assert!(
+        out.err.contains("envelope arguments: not valid JSON"),
+        "{}",
+        out.err
+    );
+    // The indentation flag takes a JSON object.
+    let out = ws.run(&["read-file", "a.txt", "--indentation", "{bad"]);
+    out.code(2);
+    assert!(out.out.is_empty());
+}
+
+#[test]
+fn wrong_types_are_all_reported_at_once() {
+    let ws = Ws::new();
+    let out = ws.call(
+        "read_file",
+        &json!({"path": 5, "offset": "ten", "limit": -1, "mode": "fancy", "anchors": "yes",
+                "indentation": {"max_levels": "x", "bogus": true}, "colour": "red"}),
+    );
+    out.code(2);
+    for line in [
+        "/path: expected string, got 5",
+        "/offset: expected integer >= 1, got \"ten\"",
+        "/limit: expected integer >= 1, got -1",
+        "/mode: expected one of \"slice\", \"indentation\", got \"fancy\"",
+        "/anchors: expected boolean, got \"yes\"",
+        "/indentation/max_levels: expected integer",
+        "/indentation/bogus: unknown field",
+        "/colour: unknown field (known fields: path, offset, limit, mode, indentation, anchors, tail)",
+    ] {
+        assert!(out.err.contains(line), "missing {line:?} in:\n{}", out.err);
+    }
+    let out = ws.call("grep", &json!({"case": "loud", "limit": 1.5}));
+    out.code(2);
+    assert!(
+        out.err.contains("/pattern: required, but missing"),
+        "{}",
+        out.err
+    );
+    assert!(
+        out.err
+            .contains("/case: expected one of \"smart\", \"sensitive\", \"insensitive\""),
+        "{}",
+        out.err
+    );
+    assert!(out.err.contains("/limit: expected integer"), "{}", out.err);
+    // A flag that does not parse is refused by the command line parser, naming the flag.
+    let out = ws.run(&["list-dir", "--depth", "deep"]);
+    out.code(2);
+    assert!(
+        out.err.contains("invalid value 'deep' for '--depth"),
+        "{}",
+        out.err
+    );
+}
+
+#[test]
+fn args_cannot_be_mixed_with_flags() {
+    let ws = Ws::new();
+    ws.write("a.txt", "a\n");
+    let out = ws.run(&[
+        "read-file",
+        "--offset",
+        "1",
+        "--args",
+        "{\"path\":\"a.txt\"}",
+    ]);
+    out.code(2);
+    assert!(
+        out.err
+            .contains("--args cannot be combined with other arguments (got offset)"),
+        "{}",
+        out.err
+    );
+}
+
+/// The same call made every way spec 00 allows must print the same bytes.
+fn every_way(ws: &Ws, tool: &str, flags: &[&str], args: Value) -> Vec<(String, Run)> {
+    let kebab = tool.replace('_', "-");
+    std::fs::write(ws.path("args.json"), args.to_string()).unwrap();
+    let mut runs = vec![];
+    let mut direct = vec![kebab.as_str()];
+    direct.extend(flags);
+    runs.push(("flags".to_owned(), ws.run(&direct)));
+    runs.push((
+        "--args JSON".to_owned(),
+        ws.run(&[&kebab, "--args", &args.to_string()]),
+    ));
+    let piped = ws
+        .cmd()
+        .args([&kebab, "--args", "-"])
+        .write_stdin(args.to_string())
+        .output();
+    runs.push(("--args -".to_owned(), Run::from(piped.unwrap())));
+    runs.push((
+        "--args @FILE".to_owned(),
+        ws.run(&[&kebab, "--args", "@args.json"]),
+    ));
+    runs.push(("call NAME".to_owned(), ws.call(tool, &args)));
+    let anthropic = json!({"type": "tool_use", "id": "toolu_1", "name": tool, "input": args});
+    let openai = json!({"name": tool, "arguments": args.to_string()});
+    let openai_wrapped = json!({"id": "call_1", "type": "function",
+        "function": {"name": tool, "arguments": args.to_string()}});
+    for (label, envelope) in [
+        ("anthropic envelope", anthropic),
+        ("openai envelope", openai),
+        ("openai tool_call", openai_wrapped),
+    ] {
+        let out = ws
+            .cmd()
+            .arg("call")
+            .write_stdin(envelope.to_string())
+            .output();
+        runs.push((label.to_owned(), Run::from(out.unwrap())));
+    }
+    runs
+}
+
+#[test]
+fn the_ways_to_pass_arguments_give_identical_output() {
+    let ws = Ws::new();
+    ws.write("src/a.rs", "fn a() {}\n// needle\nfn b() {}\n")
+        .write("src/b.rs", "needle\n")
+        .write("src/sub/c.rs", "x\n");
+    ws.set_mtime("src/a.rs", 1_000).set_mtime("src/b.rs", 2_000);
+    let cases = [
+        (
+            "read_file",
+            vec![
+                "src/a.rs",
+                "--offset",
+                "2",
+                "--limit",
+                "1",
+                "--anchors",
+                "true",
+            ],
+            json!({"path": "src/a.rs", "offset": 2, "limit": 1, "anchors": true}),
+        ),
+        (
+            "list_dir",
+            vec!["src", "--depth", "1", "--limit", "2"],
+            json!({"path": "src", "depth": 1, "limit": 2}),
+        ),
+        (
+            "glob",
+            vec!["*.rs", "src", "--limit", "2"],
+            json!({"pattern": "*.rs", "path": "src", "limit": 2}),
+        ),
+        (
+            "grep",
+            vec![
+                "NEEDLE",
+                "src",
+                "--output",
+                "content",
+                "--context",
+                "1",
+                "--case",
+                "insensitive",
+            ],
+            json!({"pattern": "NEEDLE", "path": "src", "output": "content", "context": 1, "case": "insensitive"}),
+        ),
+    ];
+    for (tool, flags, args) in cases {
+        let runs = every_way(&ws, tool, &flags, args);
+        let (_, first) = &runs[0];
+        assert!(
+            first.code == 0 && !first.out.is_empty(),
+            "{tool}: {first:?}"
+        );
+        for (label, run) in &runs[1..] {
+            assert_eq!(
+                (run.code, &run.out, &run.err),
+                (first.code, &first.out, &first.err),
+                "{tool}: {label} differs from flags"
+            );
+        }
+    }
+}
+
+#[test]
+fn json_envelope_for_success_refusal_and_usage_error() {
+    let ws = Ws::new();
+    ws.write("a.txt", "a\n");
+    let out = ws.run(&["--json", "list-dir"]);
+    let v: Value = serde_json::from_str(out.ok()).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(&keys[..3], ["ok", "output", "error"]);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["error"], Value::Null);
+    assert!(v["output"].as_str().unwrap().contains("a.txt"));
+
+    let out = ws.run(&["read-file", "missing.txt", "--json"]);
+    out.code(1);
+    let v: Value = serde_json::from_str(&out.out).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(
+        v["error"],
+        "cannot read missing.txt: no such file or directory"
+    );
+    assert_eq!(
+        v["output"],
+        "Error: cannot read missing.txt: no such file or directory"
+    );
+
+    let out = ws.run(&["--json", "read-file", "a.txt", "--offset", "0"]);
+    out.code(2);
+    let v: Value = serde_json::from_str(&out.out).unwrap();
+    assert_eq!(v["ok"], false);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("/offset: expected integer >= 1, got 0")
+    );
+    assert!(
+        out.err.contains("/offset"),
+        "the message is on stderr too: {}",
+        out.err
+    );
+}
+
+fn property_order(schema: &Value) -> Vec<String> {
+    schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn schema_keeps_declaration_order_in_every_format() {
+    let ws = Ws::new();
+    let expected: [(&str, &[&str]); 4] = [
+        (
+            "read_file",
+            &[
+                "path",
+                "offset",
+                "limit",
+                "mode",
+                "indentation",
+                "anchors",
+                "tail",
+            ],
+        ),
+        (
+            "list_dir",
+            &["path", "offset", "limit", "depth", "hidden", "ignored"],
+        ),
+        ("glob", &["pattern", "path", "limit", "hidden", "ignored"]),
+        (
+            "grep",
+            &[
+                "pattern",
+                "path",
+                "include",
+                "limit",
+                "case",
+                "fixed_strings",
+                "output",
+                "context",
+                "multiline",
+                "hidden",
+                "ignored",
+                "names",
+            ],
+        ),
+    ];
+    for format in ["anthropic", "openai", "mcp"] {
+        let out = ws.run(&["schema", "--format", format]);
+        let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
+        assert_eq!(defs.len(), 4, "{format}: the files group is on by default");
+        for (def, (name, props)) in defs.iter().zip(expected) {
+            let (got_name, schema) = match format {
+                "anthropic" => (&def["name"], &def["input_schema"]),
+                "openai" => {
+                    assert_eq!(def["type"], "function");
+                    (&def["function"]["name"], &def["function"]["parameters"])
+                }
+                _ => {
+                    assert_eq!(def["annotations"]["readOnlyHint"], true);
+                    assert_eq!(def["annotations"]["destructiveHint"], false);
+                    (&def["name"], &def["inputSchema"])
+                }
+            };
+            assert_eq!(got_name, name, "{format}");
+            assert_eq!(property_order(schema), props, "{format} {name}");
+            assert_eq!(schema["additionalProperties"], false, "{format} {name}");
+            let x = &def["x-agtool"];
+            assert_eq!(x["group"], "files");
+            assert_eq!(x["sensitive"], false);
+            assert_eq!(x["serial"], false);
+            let timeout = if matches!(name, "glob" | "grep") {
+                60_000
+            } else {
+                30_000
+            };
+            assert_eq!(x["timeout_ms"], timeout, "{name}");
+        }
+        // Nested objects keep their order too.
+        let rf = &defs[0];
+        let schema = match format {
+            "anthropic" => &rf["input_schema"],
+            "openai" => &rf["function"]["parameters"],
+            _ => &rf["inputSchema"],
+        };
+        assert_eq!(
+            property_order(&schema["properties"]["indentation"]),
+            [
+                "anchor_line",
+                "max_levels",
+                "include_siblings",
+                "include_header",
+                "max_lines"
+            ]
+        );
+    }
+    let out = ws.run(&["schema", "grep", "--no-extensions"]);
+    let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
+    assert!(defs[0].get("x-agtool").is_none());
+    assert_eq!(
+        defs[0]["input_schema"]["properties"]["limit"]["maximum"],
+        2000
+    );
+}
+
+#[test]
+fn call_honours_groups_and_direct_subcommands_always_run() {
+    let ws = Ws::new();
+    ws.write("a.txt", "hit\n");
+    let out = Run::from(
+        ws.cmd()
+            .args(["--groups", "edit", "call", "grep"])
+            .write_stdin(r#"{"pattern": "hit"}"#)
+            .output()
+            .unwrap(),
+    );
+    out.code(1);
+    assert_eq!(
+        out.out,
+        "Error: grep is in the group files, which is not enabled; enable it with --groups files (or config tools.groups)\n"
+    );
+    assert_eq!(ws.run(&["--groups", "edit", "grep", "hit"]).ok(), "a.txt\n");
+    let out = ws.run(&["schema", "--groups", "edit"]);
+    assert_eq!(out.ok(), "[]\n");
+}
+
+#[test]
+fn call_batch_runs_in_parallel_and_keeps_input_order() {
+    let ws = Ws::new();
+    ws.write("a.txt", "hit\n");
+    let batch = json!([
+        {"name": "glob", "input": {"pattern": "*.txt"}},
+        {"name": "read_file", "input": {"path": "missing"}},
+        {"name": "grep", "arguments": "{\"pattern\": \"hit\"}"}
+    ]);
+    let out = Run::from(
+        ws.cmd()
+            .args(["call", "--batch"])
+            .write_stdin(batch.to_string())
+            .output()
+            .unwrap(),
+    );
+    let v: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
+    assert_eq!(
+        v[0],
+        json!({"name": "glob", "ok": true, "output": "a.txt\n"})
+    );
+    assert_eq!(v[1]["ok"], false);
+    assert_eq!(
+        v[2],
+        json!({"name": "grep", "ok": true, "output": "a.txt\n"})
+    );
+}
+
+#[test]
+fn an_unreadable_subdirectory_is_skipped_and_said_so() {
+    let ws = Ws::new();
+    ws.write("open/a.txt", "hit\n")
+        .write("locked/b.txt", "hit\n");
+    ws.lock_dir("locked");
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["list-dir"],
+            "Absolute path: {root}\nlocked/\nopen/\n  a.txt\n(skipped: locked: permission denied)\n",
+        ),
+        (
+            &["glob", "*.txt"],
+            "open/a.txt\n(skipped: locked: permission denied)\n",
+        ),
+        (
+            &["grep", "hit"],
+            "open/a.txt\n(skipped: locked: permission denied)\n",
+        ),
+    ];
+    for (args, expect) in cases {
+        let out = match ws.run_unprivileged(args) {
+            Ok(out) => out,
+            Err(reason) => {
+                println!("skipped: an unreadable folder cannot be made here: {reason}");
+                return;
+            }
+        };
+        let expect = expect.replace("{root}", &ws.root.display().to_string());
+        assert_eq!(out.ok(), expect, "{args:?}");
+    }
+    // An unreadable file inside a readable folder is skipped the same way by grep.
+    use std::os::unix::fs::PermissionsExt;
+    ws.write("open/c.txt", "hit\n");
+    let out = ws.run_unprivileged(&["grep", "hit", "open"]).unwrap();
+    std::fs::set_permissions(
+        ws.path("open/c.txt"),
+        std::fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    let out2 = ws.run_unprivileged(&["grep", "hit", "open"]).unwrap();
+    assert_eq!(out.ok().lines().count(), 2);
+    assert_eq!(
+        out2.ok(),
+        "open/a.txt\n(skipped: open/c.txt: permission denied)\n"
+    );
+}

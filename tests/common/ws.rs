@@ -146,11 +146,12 @@ impl Ws {
 /// The uid and gid of `nobody`, used to drop root's power to read anything.
 pub const NOBODY: u32 = 65534;
 
-/// Gives every folder under `dir` mode 0755 and every file 0644, so another user can read them.
+/// Gives every folder under `dir` mode 0755 and every file 0644, so another user can read them;
+/// entries locked on purpose (mode 000) stay locked.
 fn open_up(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::symlink_metadata(dir).unwrap();
-    if meta.file_type().is_symlink() {
+    if meta.file_type().is_symlink() || meta.permissions().mode() & 0o777 == 0 {
         return;
     }
     let mode = if meta.is_dir() { 0o755 } else { 0o644 };
