@@ -75,3 +75,32 @@ fn sixty_four_agents_reading_the_same_files_keep_one_row_each() {
     // Each of the 16 agents read one file, four times over: one row per agent.
     assert_eq!(show.ok().lines().count(), 16, "{}", show.out);
 }
+
+#[test]
+fn switching_a_busy_new_database_to_wal_waits_instead_of_failing() {
+    // Another process is writing to the new database (still in rollback-journal mode, as
+    // when another agtool is switching it to WAL) when agtool opens it. SQLite answers
+    // agtool's own switch with "database is locked" at once, without calling the busy
+    // handler: agtool must wait and retry.
+    let ws = Ws::new();
+    ws.write("a.txt", "a\n").mkdir(".agent-state");
+    let db = rusqlite::Connection::open(ws.path(".agent-state/state.db")).unwrap();
+    db.execute_batch("CREATE TABLE other (x); BEGIN IMMEDIATE;")
+        .unwrap();
+    let child = ws
+        .std_cmd_in(&ws.root)
+        .args(["read-file", "a.txt"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    db.execute_batch("COMMIT;").unwrap();
+    drop(db);
+    let out = Run::from(child.wait_with_output().unwrap());
+    assert!(!out.ok().contains("not recorded"), "{}", out.out);
+    assert!(
+        ws.run(&["state", "show"])
+            .ok()
+            .starts_with("a.txt  default  ")
+    );
+}

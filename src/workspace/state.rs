@@ -58,10 +58,12 @@ impl StateStore {
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .map_err(sql_err)?;
         if !mode.eq_ignore_ascii_case("wal") {
-            // Changing the journal mode takes a lock; the busy timeout covers the race.
-            let _: String = conn
-                .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-                .map_err(sql_err)?;
+            // Changing the journal mode needs the database to itself, and SQLite answers
+            // SQLITE_BUSY at once there instead of calling the busy handler: when many
+            // processes open a new database together, all but one would fail. Retry instead.
+            let _: String =
+                retry_while_busy(|| conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)))
+                    .map_err(sql_err)?;
         }
         conn.execute_batch("PRAGMA synchronous=NORMAL;")
             .map_err(sql_err)?;
@@ -202,6 +204,28 @@ impl StateStore {
             )
             .map(|_| ())
             .map_err(sql_err)
+    }
+}
+
+/// Runs `op` again while SQLite reports the database busy or locked, with short growing
+/// sleeps, for up to [`BUSY_TIMEOUT`]; for statements where SQLite does not call the busy
+/// handler itself.
+fn retry_while_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match op() {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
     }
 }
 
