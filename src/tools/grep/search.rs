@@ -162,33 +162,40 @@ impl NameQuery {
 
     /// The rank of a file name, lower is better: 0 the name (or the name without its
     /// extension) is the pattern, 1 it starts with it, 2 it contains it; `None` no match.
+    /// Called for every file walked, so ASCII names are compared without allocating.
     pub fn rank(&self, name: &OsStr) -> Option<u8> {
         let raw = name.as_bytes();
         if raw.len() < self.needle.len() {
             return None;
         }
-        let lowered;
-        let name: &[u8] = if !self.insensitive {
-            raw
-        } else if raw.is_ascii() {
-            lowered = raw.to_ascii_lowercase();
-            &lowered
-        } else {
-            lowered = String::from_utf8_lossy(raw).to_lowercase().into_bytes();
-            &lowered
-        };
-        let at = memchr::memmem::find(name, &self.needle)?;
-        let stem = match name.iter().rposition(|&b| b == b'.') {
-            Some(dot) if dot > 0 => &name[..dot],
-            _ => name,
-        };
-        Some(if name == self.needle || stem == self.needle {
-            0
-        } else if at == 0 {
-            1
-        } else {
-            2
-        })
+        if !self.insensitive {
+            let at = memchr::memmem::find(raw, &self.needle)?;
+            return Some(rank_at(raw, &self.needle, at, |a, b| a == b));
+        }
+        if raw.is_ascii() && self.needle.is_ascii() {
+            let at = raw
+                .windows(self.needle.len())
+                .position(|w| w.eq_ignore_ascii_case(&self.needle))?;
+            return Some(rank_at(raw, &self.needle, at, <[u8]>::eq_ignore_ascii_case));
+        }
+        let lowered = String::from_utf8_lossy(raw).to_lowercase().into_bytes();
+        let at = memchr::memmem::find(&lowered, &self.needle)?;
+        Some(rank_at(&lowered, &self.needle, at, |a, b| a == b))
+    }
+}
+
+/// The rank of `name`, which holds `needle` at byte `at`, comparing with `eq`.
+fn rank_at(name: &[u8], needle: &[u8], at: usize, eq: impl Fn(&[u8], &[u8]) -> bool) -> u8 {
+    let stem = match name.iter().rposition(|&b| b == b'.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    };
+    if eq(name, needle) || eq(stem, needle) {
+        0
+    } else if at == 0 {
+        1
+    } else {
+        2
     }
 }
 
