@@ -35,6 +35,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
             [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
@@ -76,6 +78,47 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'How many levels deep to list (default 2)')
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden entries (default true)')
             [CompletionResult]::new('--ignored', '--ignored', [CompletionResultType]::ParameterName, 'Include entries matched by .gitignore/.ignore rules (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;glob' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most paths to show (default 100, at most 2000)')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and folders (default false)')
+            [CompletionResult]::new('--ignored', '--ignored', [CompletionResultType]::ParameterName, 'Include files matched by .gitignore/.ignore rules (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;grep' {
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}"')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most files (files/count output) or matching lines (content output) to show (default 100, at most 2000)')
+            [CompletionResult]::new('--case', '--case', [CompletionResultType]::ParameterName, 'smart (default: case-insensitive unless the pattern has an upper-case letter), sensitive or insensitive')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, not a regex (default false)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'files (default: matching paths, newest first), content (matching lines) or count (matching lines per file)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match, content output only (default 0)')
+            [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let matches span lines; `.` then also matches a newline (default false)')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and folders too (default false)')
+            [CompletionResult]::new('--ignored', '--ignored', [CompletionResultType]::ParameterName, 'Search files matched by .gitignore/.ignore rules too (default false)')
+            [CompletionResult]::new('--names', '--names', [CompletionResultType]::ParameterName, 'Also list files whose names contain the pattern (default true)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
@@ -405,6 +448,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
         'agtool;help' {
             [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
             [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
@@ -424,6 +469,12 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;list-dir' {
+            break
+        }
+        'agtool;help;glob' {
+            break
+        }
+        'agtool;help;grep' {
             break
         }
         'agtool;help;write-file' {

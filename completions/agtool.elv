@@ -32,6 +32,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --version 'Print version'
             cand read-file 'Read a text file with line numbers and a content tag.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+            cand glob 'Find files whose path matches a glob pattern, newest first.'
+            cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
             cand write-file 'Create a file, or replace a whole file''s content.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
             cand exec 'Run a command once and return its exit code and output.'
@@ -71,6 +73,45 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --depth 'How many levels deep to list (default 2)'
             cand --hidden 'Include hidden entries (default true)'
             cand --ignored 'Include entries matched by .gitignore/.ignore rules (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;glob'= {
+            cand --limit 'Most paths to show (default 100, at most 2000)'
+            cand --hidden 'Include hidden files and folders (default false)'
+            cand --ignored 'Include files matched by .gitignore/.ignore rules (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;grep'= {
+            cand --include 'Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}"'
+            cand --limit 'Most files (files/count output) or matching lines (content output) to show (default 100, at most 2000)'
+            cand --case 'smart (default: case-insensitive unless the pattern has an upper-case letter), sensitive or insensitive'
+            cand --fixed-strings 'Treat the pattern as a literal string, not a regex (default false)'
+            cand --output 'files (default: matching paths, newest first), content (matching lines) or count (matching lines per file)'
+            cand --context 'Lines of context before and after each match, content output only (default 0)'
+            cand --multiline 'Let matches span lines; `.` then also matches a newline (default false)'
+            cand --hidden 'Search hidden files and folders too (default false)'
+            cand --ignored 'Search files matched by .gitignore/.ignore rules too (default false)'
+            cand --names 'Also list files whose names contain the pattern (default true)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -371,6 +412,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help'= {
             cand read-file 'Read a text file with line numbers and a content tag.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+            cand glob 'Find files whose path matches a glob pattern, newest first.'
+            cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
             cand write-file 'Create a file, or replace a whole file''s content.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
             cand exec 'Run a command once and return its exit code and output.'
@@ -388,6 +431,10 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;read-file'= {
         }
         &'agtool;help;list-dir'= {
+        }
+        &'agtool;help;glob'= {
+        }
+        &'agtool;help;grep'= {
         }
         &'agtool;help;write-file'= {
         }

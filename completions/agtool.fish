@@ -36,6 +36,8 @@ complete -c agtool -n "__fish_agtool_needs_command" -s h -l help -d 'Print help'
 complete -c agtool -n "__fish_agtool_needs_command" -s V -l version -d 'Print version'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec" -d 'Run a command once and return its exit code and output.'
@@ -84,6 +86,50 @@ complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l json -d 'Prin
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l limit -d 'Most paths to show (default 100, at most 2000)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l hidden -d 'Include hidden files and folders (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l ignored -d 'Include files matched by .gitignore/.ignore rules (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l include -d 'Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}"' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l limit -d 'Most files (files/count output) or matching lines (content output) to show (default 100, at most 2000)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l case -d 'smart (default: case-insensitive unless the pattern has an upper-case letter), sensitive or insensitive' -r -f -a "smart\t''
+sensitive\t''
+insensitive\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l fixed-strings -d 'Treat the pattern as a literal string, not a regex (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l output -d 'files (default: matching paths, newest first), content (matching lines) or count (matching lines per file)' -r -f -a "files\t''
+content\t''
+count\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l context -d 'Lines of context before and after each match, content output only (default 0)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l multiline -d 'Let matches span lines; `.` then also matches a newline (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l hidden -d 'Search hidden files and folders too (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l ignored -d 'Search files matched by .gitignore/.ignore rules too (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l names -d 'Also list files whose names contain the pattern (default true)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l content -d 'The whole new content (CLI: --content, or stdin). Written exactly as given; in an existing file, line breaks take the file\'s own line ending and encoding' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l overwrite -d 'Replace an existing file (default true); false refuses when the file exists' -r -f -a "true\t''
 false\t''"
@@ -304,21 +350,23 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l json -d
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -s h -l help -d 'Print help'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "man" -d 'Print the manual page (roff)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file apply-patch exec exec-command write-stdin schema call state sessions completions man session-server help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "reset" -d 'Forget everything'
