@@ -34,11 +34,10 @@ fn every_case_in_tests_data_cases() {
                 );
             }
             Err(e) => {
-                let note = case
-                    .note
-                    .as_deref()
-                    .map(|n| format!(" [{n}]"))
-                    .unwrap_or_default();
+                let note = [&case.note, &case.adapted]
+                    .iter()
+                    .filter_map(|n| n.as_deref().map(|n| format!(" [{n}]")))
+                    .collect::<String>();
                 failures.push(format!("{file} {} ({}){note}: {e}", case.id, case.about));
             }
         }

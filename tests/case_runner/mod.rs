@@ -29,6 +29,9 @@ pub struct Case {
     pub about: String,
     #[serde(default)]
     pub note: Option<String>,
+    /// Why this copy differs from the shared original, when it does.
+    #[serde(default)]
+    pub adapted: Option<String>,
     #[serde(default)]
     pub files: BTreeMap<String, FileSpec>,
     #[serde(default)]
