@@ -311,33 +311,51 @@ pub fn run_with_timeout(ctx: &Ctx, spec: &ToolSpec, value: Value) -> ToolResult 
         return (spec.run_json)(ctx, value);
     };
     let ms = ctx.timeout_ms.unwrap_or(default_ms);
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let run = spec.run_json;
-        scope.spawn(move || {
-            let _ = tx.send(run(ctx, value));
-        });
-        match rx.recv_timeout(Duration::from_millis(ms)) {
-            Ok(result) => result,
-            // Files are being written: ending now could leave a patch half applied, so the
-            // call finishes (or restores what it wrote) and reports its own result.
-            Err(_) if !GATE.abandon() => rx.recv().unwrap_or_else(|_| {
-                Err(ToolError::refused(format!(
-                    "{} stopped while writing; check the files it names",
-                    spec.name
-                )))
-            }),
-            Err(_) => {
+    // The tool runs on this thread and a watchdog thread ends the process if it is late:
+    // handing the work to another thread and waiting for it costs a scheduling round trip,
+    // which on a busy machine was most of a small read-file's time.
+    let watchdog = Watchdog::arm(ms, spec.name, ctx.json);
+    let result = (spec.run_json)(ctx, value);
+    watchdog.disarm();
+    result
+}
+
+/// Ends the process with `Error: <tool> timed out after <ms> ms` (exit 124) unless disarmed in
+/// time or the call is writing files. The watchdog prints and exits while holding the lock
+/// that `disarm` takes, so a late result is never printed after the timeout message.
+struct Watchdog {
+    state: std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+}
+
+impl Watchdog {
+    fn arm(ms: u64, tool: &'static str, json: bool) -> Watchdog {
+        let state = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+        let shared = state.clone();
+        std::thread::spawn(move || {
+            let (lock, wake) = &*shared;
+            let guard = lock.lock().unwrap_or_else(|p| p.into_inner());
+            let (disarmed, _) = wake
+                .wait_timeout_while(guard, Duration::from_millis(ms), |disarmed| !*disarmed)
+                .unwrap_or_else(|p| p.into_inner());
+            // While the call writes files it is not abandoned: it finishes (or restores what
+            // it wrote) and prints its own result (see `write_gate`).
+            if !*disarmed && GATE.abandon() {
                 let err = ToolError {
                     kind: ErrorKind::Timeout,
-                    message: format!("{} timed out after {ms} ms", spec.name),
+                    message: format!("{tool} timed out after {ms} ms"),
                     fields: Map::new(),
                 };
-                let code = print_result(ctx.json, Err(err));
-                std::process::exit(code);
+                std::process::exit(print_result(json, Err(err)));
             }
-        }
-    })
+        });
+        Watchdog { state }
+    }
+
+    fn disarm(self) {
+        let (lock, wake) = &*self.state;
+        *lock.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        wake.notify_one();
+    }
 }
 
 /// The `--json` envelope of a result.
