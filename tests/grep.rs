@@ -28,6 +28,16 @@ fn files_mode_newest_first() {
 }
 
 #[test]
+fn ties_are_broken_by_path_bytes_as_glob_does() {
+    let ws = Ws::new();
+    ws.write("a/b.txt", "hit\n").write("a-b.txt", "hit\n");
+    ws.set_mtime("a/b.txt", 1_000).set_mtime("a-b.txt", 1_000);
+    // '-' (0x2D) sorts before '/' (0x2F).
+    assert_eq!(ws.run(&["grep", "hit"]).ok(), "a-b.txt\na/b.txt\n");
+    assert_eq!(ws.run(&["glob", "*.txt"]).ok(), "a-b.txt\na/b.txt\n");
+}
+
+#[test]
 fn content_and_count_modes() {
     let ws = three_files();
     let out = ws.run(&["grep", "needle", "--output", "content"]);

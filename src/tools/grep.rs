@@ -304,7 +304,7 @@ fn render(
     match report {
         Report::Files | Report::Count => {
             for f in files.iter().take(limit as usize) {
-                text.push_str(&base.display(ctx, &f.path));
+                base.push_display(ctx, &f.path, &mut text);
                 if report == Report::Count {
                     text.push_str(&format!(":{}", f.count));
                 }

@@ -51,12 +51,30 @@ impl Base {
     /// `path` (a walked path, under [`Base::real`]) for output: through the spelled base,
     /// relative to the current directory when under it (spec 00).
     pub fn display(&self, ctx: &Ctx, path: &Path) -> String {
-        if self.real == self.literal {
-            return ctx.display(path);
-        }
-        match path.strip_prefix(&self.real) {
-            Ok(rel) => ctx.display(&self.literal.join(rel)),
-            Err(_) => ctx.display(path),
+        let mut out = String::new();
+        self.push_display(ctx, path, &mut out);
+        out
+    }
+
+    /// [`Base::display`] appended to `out`, without a `String` per path (long listings).
+    pub fn push_display(&self, ctx: &Ctx, path: &Path, out: &mut String) {
+        let joined;
+        let shown = if self.real == self.literal {
+            path
+        } else {
+            match path.strip_prefix(&self.real) {
+                Ok(rel) => {
+                    joined = self.literal.join(rel);
+                    &joined
+                }
+                Err(_) => path,
+            }
+        };
+        // As `Ctx::display`: relative to the current directory when under it.
+        match shown.strip_prefix(&ctx.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => out.push('.'),
+            Ok(rel) => out.push_str(&rel.to_string_lossy()),
+            Err(_) => out.push_str(&shown.to_string_lossy()),
         }
     }
 }

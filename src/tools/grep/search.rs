@@ -65,7 +65,27 @@ impl FileHits {
     }
 }
 
-type Key = (Reverse<SystemTime>, PathBuf);
+/// Output order: newest first, ties by the path's bytes (as glob sorts).
+type Key = (Reverse<SystemTime>, PathBytes);
+
+/// A path ordered by its bytes rather than component by component.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PathBytes(PathBuf);
+
+impl Ord for PathBytes {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .as_os_str()
+            .as_bytes()
+            .cmp(other.0.as_os_str().as_bytes())
+    }
+}
+
+impl PartialOrd for PathBytes {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// The files that can still be shown, in output order (newest first, ties by path), plus
 /// totals over every file seen. Files that fall behind `limit` lines of output are dropped and
@@ -101,7 +121,7 @@ impl TopFiles {
         self.total_matches += hits.count;
         self.kept_weight += hits.weight(self.report);
         self.kept
-            .insert((Reverse(hits.mtime), hits.path.clone()), hits);
+            .insert((Reverse(hits.mtime), PathBytes(hits.path.clone())), hits);
         while self.kept.len() > 1 {
             let Some(last) = self.kept.last_entry() else {
                 break;
