@@ -268,14 +268,15 @@ fn is_required(schema: &Value, field: &str) -> bool {
         .is_some_and(|r| r.iter().any(|v| v == field))
 }
 
-/// How long an optional body waits for stdin to show data or end before it counts as absent.
-const OPTIONAL_BODY_WAIT: Duration = Duration::from_millis(200);
+/// How long an optional body waits for stdin to show data or end before it counts as absent
+/// (generous, because a writer under load may start late; an empty poll waits 5 s anyway).
+const OPTIONAL_BODY_WAIT: Duration = Duration::from_millis(1000);
 
 /// The body from stdin, or `None` when stdin is a terminal (validation then reports the
 /// missing field). A required body (write-file content, apply-patch input) waits for stdin
 /// to end, as `generator | agtool write-file f` needs. An optional body (write-stdin chars,
 /// where absent means "only poll") is read only when stdin has data or has ended within
-/// 200 ms: a harness that leaves an idle pipe open as stdin must not hang a poll.
+/// 1 s: a harness that leaves an idle pipe open as stdin must not hang a poll.
 fn read_stdin_body(field: &str, required: bool) -> Result<Option<String>, ToolError> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {

@@ -143,7 +143,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         next_tag("x"),
         None,
     )?;
-    let _lease = TreeLease::new();
+    let _lease = TreeLease::new(&sp.tree.tag);
     widen_pipe(&sp.output);
     let mut buf = HeadTailBuffer::new(req.max_output_bytes);
     let mut chunk = vec![0u8; READ_CHUNK];

@@ -58,24 +58,51 @@ impl Leaders {
 /// How many trees this process currently answers for (see [`TreeLease`]).
 static OPEN_TREES: AtomicUsize = AtomicUsize::new(0);
 
+/// The tags of the trees whose lease is held: [`kill_orphans`] spares their orphans, which
+/// belong to an owner that will kill them itself.
+static OPEN_TAGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
 /// Held by the owner of a tree (a one-shot exec call, a session) from spawn until the tree has
 /// been killed. While exactly one lease is held, every orphan reparented to this process
 /// belongs to that tree, tag or not: a descendant that double-forks with a cleared
 /// environment (`env -i setsid ...`) is still found.
 #[derive(Debug)]
-pub(crate) struct TreeLease(());
+pub(crate) struct TreeLease(String);
 
 impl TreeLease {
-    pub(crate) fn new() -> TreeLease {
+    /// The lease of the tree tagged `tag` (its [`TAG_VAR`] value).
+    pub(crate) fn new(tag: &str) -> TreeLease {
         OPEN_TREES.fetch_add(1, Ordering::SeqCst);
-        TreeLease(())
+        OPEN_TAGS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(tag.to_owned());
+        TreeLease(tag.to_owned())
     }
 }
 
 impl Drop for TreeLease {
     fn drop(&mut self) {
+        let mut tags = OPEN_TAGS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = tags.iter().position(|t| *t == self.0) {
+            tags.swap_remove(i);
+        }
+        drop(tags);
         OPEN_TREES.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// Whether `pid`'s environment carries the tag of a tree whose lease is held.
+fn has_open_tag(pid: i32) -> bool {
+    let tags = OPEN_TAGS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    !tags.is_empty()
+        && environ_any(pid, |e| {
+            tags.iter().any(|t| {
+                e.strip_prefix(TAG_VAR.as_bytes())
+                    .and_then(|rest| rest.strip_prefix(b"="))
+                    == Some(t.as_bytes())
+            })
+        })
 }
 
 /// Whether `p` is an orphan of some tree of ours: reparented to this process (the subreaper),
@@ -302,8 +329,8 @@ pub fn kill_tree(tree: &Tree, reap_leader: &mut dyn FnMut()) {
     reap_orphan_zombies(&all_procs());
 }
 
-/// Kills every orphan reparented to this process (see [`is_orphan_of_ours`]) and everything
-/// they started: the session server calls it on exit, after its sessions were killed, so that
+/// Kills every orphan reparented to this process (see [`is_orphan_of_ours`]), except those
+/// tagged with a tree whose lease is still held, and everything they started: the session server calls it on exit, after its sessions were killed, so that
 /// descendants whose tree could not be told (a cleared environment while several sessions
 /// ran) do not outlive it. Returns how many were killed.
 pub fn kill_orphans() -> usize {
@@ -319,6 +346,8 @@ pub fn kill_orphans() -> usize {
             .map(|p| p.pid)
             .collect();
         drop(leaders);
+        // Orphans of a tree whose owner still holds its lease are that owner's to kill.
+        targets.retain(|&pid| !has_open_tag(pid));
         // Their groups too, so children they started die in the same round.
         for &pid in &targets {
             signal_group(pid, Signal::KILL);

@@ -74,7 +74,7 @@ impl Session {
         last_used: u64,
     ) -> Result<Arc<Session>, SpawnError> {
         let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env)?;
-        let lease = TreeLease::new();
+        let lease = TreeLease::new(&sp.tree.tag);
         let (tx, rx) = channel::<Vec<u8>>();
         let session = Arc::new(Session {
             id,
