@@ -341,9 +341,15 @@ impl EditableText {
     /// Replaces lines `start..end` (0-based, end exclusive) with `new_lines` (without
     /// terminators); `start == end` inserts before line `start`. Replaced lines keep the
     /// terminators of the lines they replace in order, extra lines take the dominant one, and
-    /// whether the file ends with a terminator is kept. Panics if `start > end` or
-    /// `end > line_count()`.
-    pub fn replace_lines(&mut self, start: usize, end: usize, new_lines: &[String]) {
+    /// whether the file ends with a terminator is kept. Returns the byte range of
+    /// [`Self::text`] that was replaced and the byte length of what replaced it, so callers
+    /// can track the edited region. Panics if `start > end` or `end > line_count()`.
+    pub fn replace_lines(
+        &mut self,
+        start: usize,
+        end: usize,
+        new_lines: &[String],
+    ) -> (Range<usize>, usize) {
         let count = self.line_count();
         assert!(start <= end && end <= count, "line range out of bounds");
         if start == end && new_lines.is_empty() {
@@ -354,27 +360,63 @@ impl EditableText {
         let from = self.line_start(start);
         let to = self.line_start(end);
         let open_tail = end == count && !self.has_final_newline() && count > 0;
-        if open_tail {
+        let (range, new) = if open_tail {
             // The last line has no terminator; keep it that way.
             if new_lines.is_empty() && start > 0 {
                 // Deleting the last lines: the new last line gives up its terminator.
-                self.replace_range(from - 1..to, "");
+                (from - 1..to, String::new())
             } else if start == end {
                 // Appending after a last line without terminator.
                 let mut new = String::from("\n");
                 new.push_str(&new_lines.join("\n"));
-                self.replace_range(from..to, &new);
+                (from..to, new)
             } else {
-                self.replace_range(from..to, &new_lines.join("\n"));
+                (from..to, new_lines.join("\n"))
             }
+        } else {
+            let mut new = String::new();
+            for line in new_lines {
+                new.push_str(line);
+                new.push('\n');
+            }
+            (from..to, new)
+        };
+        self.replace_range(range.clone(), &new);
+        (range, new.len())
+    }
+
+    /// Replaces every range of `ranges` (sorted, non-overlapping byte ranges of
+    /// [`Self::text`] on char boundaries) with `new`, in one pass over the text. Terminators
+    /// follow [`Self::replace_range`] for each range, with the dominant terminator taken once,
+    /// before any replacement. Panics on unsorted, overlapping or out-of-bounds ranges.
+    pub fn replace_ranges(&mut self, ranges: &[Range<usize>], new: &str) {
+        if let [only] = ranges {
+            self.replace_range(only.clone(), new);
             return;
         }
-        let mut new = String::new();
-        for line in new_lines {
-            new.push_str(line);
-            new.push('\n');
+        let dominant = self.dominant_eol();
+        let added = memchr::memchr_iter(b'\n', new.as_bytes()).count();
+        let bytes = self.text.as_bytes();
+        let mut text = String::with_capacity(self.text.len());
+        let mut eols = Vec::with_capacity(self.eols.len());
+        let (mut pos, mut brk) = (0, 0);
+        for r in ranges {
+            assert!(pos <= r.start && r.start <= r.end, "ranges must be sorted");
+            let kept = memchr::memchr_iter(b'\n', &bytes[pos..r.start]).count();
+            eols.extend_from_slice(&self.eols[brk..brk + kept]);
+            brk += kept;
+            let removed = memchr::memchr_iter(b'\n', &bytes[r.clone()]).count();
+            let reused = &self.eols[brk..brk + removed];
+            eols.extend((0..added).map(|i| reused.get(i).copied().unwrap_or(dominant)));
+            brk += removed;
+            text.push_str(&self.text[pos..r.start]);
+            text.push_str(new);
+            pos = r.end;
         }
-        self.replace_range(from..to, &new);
+        text.push_str(&self.text[pos..]);
+        eols.extend_from_slice(&self.eols[brk..]);
+        self.text = text;
+        self.eols = eols;
     }
 
     /// Encodes back to bytes in the original encoding and BOM, with each line's own terminator.

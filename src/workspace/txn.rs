@@ -28,13 +28,22 @@ pub struct Change {
     pub before: Option<Vec<u8>>,
     /// The bytes to write (`None`: delete the file).
     pub after: Option<Vec<u8>>,
-    /// The decoded old text, for the syntax gate and the diff (`None`: no old file).
+    /// The decoded old text, for the syntax gate and the diff. `None` for a new file, and
+    /// also allowed for an existing file when [`texts_needed`] says the texts would not be
+    /// looked at (the gate then says nothing): a 100 MB edit need not hold two more copies.
     pub old_text: Option<String>,
-    /// The decoded new text (`None`: deleted).
+    /// The decoded new text (`None`: deleted, or not needed as above).
     pub new_text: Option<String>,
     /// Permission bits for a file this change creates (a move destination takes its
     /// source's); `None`: the default. An existing file always keeps its own.
     pub mode: Option<u32>,
+}
+
+/// Whether a transaction with `opts` would look at the decoded texts of a change whose
+/// larger side is `len` bytes: always for a dry run (the diff), otherwise only when the
+/// syntax gate runs and the text is small enough to be checked.
+pub fn texts_needed(opts: WriteOptions, len: usize) -> bool {
+    opts.dry_run || (opts.check_syntax && len <= syntax::MAX_CHECK_BYTES)
 }
 
 /// Options every write tool takes.
@@ -208,6 +217,10 @@ impl<'c> Transaction<'c> {
         let (Some(new), true) = (&c.new_text, opts.check_syntax && self.ctx.syntax_check) else {
             return Ok(None);
         };
+        // An existing file whose old text was not supplied cannot be compared: say nothing.
+        if c.before.is_some() && c.old_text.is_none() {
+            return Ok(None);
+        }
         let outcome = syntax::gate(&c.path.real, c.old_text.as_deref(), new);
         if let GateOutcome::Refused { .. } = outcome {
             let msg = outcome
