@@ -83,16 +83,29 @@ fn check_file(id: &str, ws: &Ws, name: &str, want: &Value, original: Option<&Val
     }
     let meta = meta.unwrap_or_else(|e| panic!("{id}: {name} missing: {e}"));
     if let Some(target) = want.get("symlink").and_then(Value::as_str) {
-        assert!(meta.file_type().is_symlink(), "{id}: {name} is no longer a symlink");
-        assert_eq!(std::fs::read_link(&p).unwrap(), Path::new(target), "{id}: {name}");
+        assert!(
+            meta.file_type().is_symlink(),
+            "{id}: {name} is no longer a symlink"
+        );
+        assert_eq!(
+            std::fs::read_link(&p).unwrap(),
+            Path::new(target),
+            "{id}: {name}"
+        );
     }
     if let Some(mode) = want.get("mode").and_then(Value::as_str) {
         let m = std::fs::metadata(&p).unwrap().permissions().mode() & 0o7777;
-        assert_eq!(m, u32::from_str_radix(mode, 8).unwrap(), "{id}: mode of {name}");
+        assert_eq!(
+            m,
+            u32::from_str_radix(mode, 8).unwrap(),
+            "{id}: mode of {name}"
+        );
     }
     let on_disk = || std::fs::read(&p).unwrap();
     if want.get("unchanged").and_then(Value::as_bool) == Some(true) {
-        let orig = original.and_then(spec_bytes).expect("unchanged needs an original");
+        let orig = original
+            .and_then(spec_bytes)
+            .expect("unchanged needs an original");
         assert_eq!(on_disk(), orig, "{id}: {name} must be unchanged");
     }
     if let Some(bytes) = spec_bytes(want) {
@@ -134,7 +147,10 @@ fn run_case(case: &Value) {
         }
         if let Some(pat) = step.get("output_matches").and_then(Value::as_str) {
             let re = regex_lite(pat);
-            assert!(re(&format!("{}{}", r.stdout, r.stderr)), "{ctx}\nno match for {pat}");
+            assert!(
+                re(&format!("{}{}", r.stdout, r.stderr)),
+                "{ctx}\nno match for {pat}"
+            );
         }
         if let Some(max) = step.get("max_seconds").and_then(Value::as_f64) {
             assert!(started.elapsed().as_secs_f64() <= max, "{ctx}: too slow");
@@ -149,7 +165,11 @@ fn run_case(case: &Value) {
     if let Some(outside) = case["outside_files"].as_object() {
         for (name, spec) in outside {
             let got = std::fs::read(ws.base.join(name)).unwrap();
-            assert_eq!(Some(got), spec_bytes(spec), "{id}: outside file {name} touched");
+            assert_eq!(
+                Some(got),
+                spec_bytes(spec),
+                "{id}: outside file {name} touched"
+            );
         }
     }
 }
@@ -181,5 +201,10 @@ fn write_cases() {
             failed.push(format!("{id}: {msg}"));
         }
     }
-    assert!(failed.is_empty(), "{} case(s) failed:\n{}", failed.len(), failed.join("\n\n"));
+    assert!(
+        failed.is_empty(),
+        "{} case(s) failed:\n{}",
+        failed.len(),
+        failed.join("\n\n")
+    );
 }

@@ -444,10 +444,20 @@ fn closest_line<'t>(file_lines: &[&'t str], old_lines: &[&str]) -> Option<(usize
     if probe.chars().count() < 3 {
         return None;
     }
+    let norm = |l: &str| {
+        let mut out = String::new();
+        normalise_line(l.trim(), &mut out);
+        out
+    };
+    let probe = norm(probe);
+    let probe = probe.as_str();
     let probe_grams = bigrams(probe);
     let mut best: Option<(f64, usize)> = None;
+    let mut t = String::new();
     for (i, f) in file_lines.iter().take(MAX_SIMILARITY_LINES).enumerate() {
-        let t = f.trim();
+        t.clear();
+        normalise_line(f.trim(), &mut t);
+        let t = t.as_str();
         let (a, b) = (t.len() as f64, probe.len() as f64);
         if t.is_empty() || a < b * 0.4 || a > b * 2.5 {
             continue;
@@ -461,7 +471,7 @@ fn closest_line<'t>(file_lines: &[&'t str], old_lines: &[&str]) -> Option<(usize
     if score < 0.5 {
         return None;
     }
-    let ratio = similar::TextDiff::from_chars(probe, file_lines[i].trim()).ratio();
+    let ratio = similar::TextDiff::from_chars(probe, norm(file_lines[i]).as_str()).ratio();
     (ratio >= 0.6).then_some((i + 1, file_lines[i]))
 }
 

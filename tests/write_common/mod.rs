@@ -108,7 +108,10 @@ pub struct Run {
 
 impl Run {
     pub fn all(&self) -> String {
-        format!("exit {}\nstdout:\n{}\nstderr:\n{}", self.code, self.stdout, self.stderr)
+        format!(
+            "exit {}\nstdout:\n{}\nstderr:\n{}",
+            self.code, self.stdout, self.stderr
+        )
     }
 
     pub fn json(&self) -> serde_json::Value {
@@ -133,7 +136,9 @@ impl Run {
 }
 
 pub fn run_with_stdin(mut c: Command, stdin: &str) -> Run {
-    c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = c.spawn().expect("spawn agtool");
     let mut pipe = child.stdin.take().unwrap();
     let input = stdin.to_owned();
