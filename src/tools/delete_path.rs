@@ -151,9 +151,7 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
     })?;
     let decoded = EditableText::decode(&before).ok();
     if decoded.is_none() && ctx.freshness {
-        let recorded = ctx
-            .with_state(|s| s.recorded_tag(&ctx.agent, &path.real))
-            .map_err(ToolError::refused)?;
+        let recorded = txn.shown_tag(path).map_err(ToolError::refused)?;
         if recorded.is_none() {
             return Err(ToolError::refused(format!(
                 "{} is not a text file read_file can show ({} bytes), so there is no read to \

@@ -373,7 +373,7 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
         Err(e) => return Err(whole(e.message)),
     };
     let recorded = if ctx.freshness {
-        match ctx.with_state(|s| s.recorded_tag(&ctx.agent, &f.path.real)) {
+        match txn.shown_tag(&f.path) {
             Ok(Some(tag)) => Some(tag),
             Ok(None) => {
                 return Err(whole(format!(

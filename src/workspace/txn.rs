@@ -7,6 +7,7 @@
 //! registration are one step for any other agtool process: of two concurrent edits from the
 //! same stale read exactly one lands.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::context::Ctx;
@@ -81,11 +82,20 @@ pub enum Outcome {
 pub struct Transaction<'c> {
     ctx: &'c Ctx,
     _locks: Vec<PathLock>,
+    /// The tag this agent had been shown for each path when the call began, taken before
+    /// waiting for the locks (see [`Transaction::begin`]).
+    shown: HashMap<PathBuf, Result<Option<String>, String>>,
 }
 
 impl<'c> Transaction<'c> {
     /// Locks every path in `reals` (the policy's resolved paths). When freshness is on, the
     /// state folder must be creatable; otherwise a missing state folder only means no locks.
+    ///
+    /// The tags this agent was shown are read *before* waiting for the locks: a call that
+    /// queued behind another write of the same file by the same agent was made without seeing
+    /// that write's new tag, so the gate must judge it by what had been shown when it began.
+    /// (Reading them after the lock would let the first writer's registration vouch for every
+    /// edit queued behind it, and all of several edits from one stale read would land.)
     pub fn begin<'p>(
         ctx: &'c Ctx,
         reals: impl IntoIterator<Item = &'p Path>,
@@ -103,6 +113,12 @@ impl<'c> Transaction<'c> {
             }
             Err(_) => None,
         };
+        let mut shown = HashMap::new();
+        if ctx.freshness {
+            for p in &paths {
+                shown.insert(p.clone(), ctx.with_state(|s| s.recorded_tag(&ctx.agent, p)));
+            }
+        }
         let mut locks = Vec::new();
         if let Some(dir) = state_dir {
             for p in &paths {
@@ -112,7 +128,11 @@ impl<'c> Transaction<'c> {
                 locks.push(lock);
             }
         }
-        Ok(Transaction { ctx, _locks: locks })
+        Ok(Transaction {
+            ctx,
+            _locks: locks,
+            shown,
+        })
     }
 
     /// The current bytes of a file (`None` when it does not exist). Errors for a directory or
@@ -146,10 +166,7 @@ impl<'c> Transaction<'c> {
             return Ok(());
         }
         let now = content_tag(current);
-        let recorded = self
-            .ctx
-            .with_state(|s| s.recorded_tag(&self.ctx.agent, &path.real))
-            .map_err(ToolError::refused)?;
+        let recorded = self.shown_tag(path).map_err(ToolError::refused)?;
         match recorded {
             None => Err(ToolError::refused(format!(
                 "read {} before editing it (read_file shows the current content and records it)",
@@ -160,6 +177,17 @@ impl<'c> Transaction<'c> {
                 path.spelled
             ))),
             Some(_) => Ok(()),
+        }
+    }
+
+    /// The tag this agent had been shown for `path` when the transaction began (`None`:
+    /// never shown). Errors when the state store cannot be read.
+    pub fn shown_tag(&self, path: &CheckedPath) -> Result<Option<String>, String> {
+        match self.shown.get(&path.real) {
+            Some(r) => r.clone(),
+            None => self
+                .ctx
+                .with_state(|s| s.recorded_tag(&self.ctx.agent, &path.real)),
         }
     }
 
