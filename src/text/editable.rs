@@ -323,7 +323,35 @@ impl EditableText {
             .collect();
         new_eols.resize(added, dominant);
         self.eols.splice(before..before + removed, new_eols);
+        let start = range.start;
         self.text.replace_range(range, new);
+        self.keep_breaks_apart(before, start, new);
+    }
+
+    /// A lone CR directly followed by the LF of an empty line reads back as one CRLF break,
+    /// which would silently drop a line. For the line breaks of `new` (inserted at byte
+    /// `start`, the first being break number `first`), picks a terminator that keeps them
+    /// apart from their neighbours: not LF right after a CR, not CR right before an LF. The
+    /// neighbours outside the edit are never changed. (A deletion that brings two untouched
+    /// breaks, CR then LF, next to each other cannot be helped without changing bytes outside
+    /// the edit; it is left as is.)
+    fn keep_breaks_apart(&mut self, first: usize, start: usize, new: &str) {
+        let bytes = self.text.as_bytes();
+        for (k, off) in memchr::memchr_iter(b'\n', new.as_bytes()).enumerate() {
+            let (idx, pos) = (first + k, start + off);
+            let after_cr =
+                idx > 0 && pos > 0 && bytes[pos - 1] == b'\n' && self.eols[idx - 1] == Eol::Cr;
+            let before_lf =
+                bytes.get(pos + 1) == Some(&b'\n') && self.eols.get(idx + 1) == Some(&Eol::Lf);
+            let bad = |e: Eol| (after_cr && e == Eol::Lf) || (before_lf && e == Eol::Cr);
+            if bad(self.eols[idx]) {
+                let dominant = self.dominant_eol();
+                self.eols[idx] = [dominant, Eol::Cr, Eol::Lf, Eol::CrLf]
+                    .into_iter()
+                    .find(|e| !bad(*e))
+                    .unwrap_or(Eol::CrLf);
+            }
+        }
     }
 
     /// Byte offset in [`Self::text`] where line `index` (0-based) starts; `text().len()` for
@@ -352,12 +380,12 @@ impl EditableText {
     ) -> (Range<usize>, usize) {
         let count = self.line_count();
         assert!(start <= end && end <= count, "line range out of bounds");
+        let from = self.line_start(start);
         if start == end && new_lines.is_empty() {
             // Inserting nothing changes nothing (the open-tail rules below would otherwise
             // take a terminator or a character).
-            return;
+            return (from..from, 0);
         }
-        let from = self.line_start(start);
         let to = self.line_start(end);
         let open_tail = end == count && !self.has_final_newline() && count > 0;
         let (range, new) = if open_tail {
@@ -400,6 +428,8 @@ impl EditableText {
         let mut text = String::with_capacity(self.text.len());
         let mut eols = Vec::with_capacity(self.eols.len());
         let (mut pos, mut brk) = (0, 0);
+        // Where each replacement went: (its first break's number, its byte offset).
+        let mut placed = Vec::with_capacity(ranges.len());
         for r in ranges {
             assert!(pos <= r.start && r.start <= r.end, "ranges must be sorted");
             let kept = memchr::memchr_iter(b'\n', &bytes[pos..r.start]).count();
@@ -410,6 +440,7 @@ impl EditableText {
             eols.extend((0..added).map(|i| reused.get(i).copied().unwrap_or(dominant)));
             brk += removed;
             text.push_str(&self.text[pos..r.start]);
+            placed.push((eols.len() - added, text.len()));
             text.push_str(new);
             pos = r.end;
         }
@@ -417,6 +448,9 @@ impl EditableText {
         eols.extend_from_slice(&self.eols[brk..]);
         self.text = text;
         self.eols = eols;
+        for (first, start) in placed {
+            self.keep_breaks_apart(first, start, new);
+        }
     }
 
     /// Encodes back to bytes in the original encoding and BOM, with each line's own terminator.
@@ -773,6 +807,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn new_breaks_never_merge_with_a_cr_neighbour() {
+        // An LF right after a lone CR would read back as one CRLF break.
+        let mut t = EditableText::decode(b"a\rb\nc\n").unwrap();
+        let at = t.text().find('b').unwrap();
+        t.replace_range(at..at, "\n");
+        let bytes = t.encode().unwrap();
+        assert_eq!(EditableText::decode(&bytes).unwrap().text(), "a\n\nb\nc\n");
+        assert_eq!(&bytes[..2], b"a\r", "the untouched CR stays");
+        // A CR before an empty LF line would too.
+        let mut t = EditableText::decode(b"x\ry\rz\r\n\n").unwrap();
+        let at = t.text().find("z\n").unwrap() + 1;
+        t.replace_range(at..at + 1, "\n\n");
+        let bytes = t.encode().unwrap();
+        assert_eq!(EditableText::decode(&bytes).unwrap().text(), t.text());
     }
 
     #[test]

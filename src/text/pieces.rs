@@ -335,3 +335,237 @@ mod tests {
         }
     }
 }
+
+/// Property tests: random text in random encodings and line endings, random edits through
+/// every editing entry point; every byte outside the edit stays the original one.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::text::editable::Eol;
+    use proptest::prelude::*;
+    use proptest::sample::Index;
+
+    const ENCODINGS: [TextEncoding; 7] = [
+        TextEncoding::Utf8,
+        TextEncoding::Utf8Bom,
+        TextEncoding::Utf16Le,
+        TextEncoding::Utf16Be,
+        TextEncoding::Utf32Le,
+        TextEncoding::Utf32Be,
+        TextEncoding::Gbk,
+    ];
+
+    /// Encodes by hand (independently of `EditableText::encode`).
+    fn encode(enc: TextEncoding, s: &str) -> Vec<u8> {
+        let mut out = enc.bom().to_vec();
+        match enc {
+            TextEncoding::Utf16Le => s.encode_utf16().for_each(|u| out.extend(u.to_le_bytes())),
+            TextEncoding::Utf16Be => s.encode_utf16().for_each(|u| out.extend(u.to_be_bytes())),
+            TextEncoding::Utf32Le => s.chars().for_each(|c| out.extend((c as u32).to_le_bytes())),
+            TextEncoding::Utf32Be => s.chars().for_each(|c| out.extend((c as u32).to_be_bytes())),
+            TextEncoding::Gbk | TextEncoding::Gb18030 => {
+                out.extend_from_slice(&GBK.encode(s).0);
+            }
+            TextEncoding::Utf8 | TextEncoding::Utf8Bom => out.extend_from_slice(s.as_bytes()),
+        }
+        out
+    }
+
+    /// The characters of `text[range]` with each line break's original terminator.
+    fn restored(t: &EditableText, range: Range<usize>) -> String {
+        let mut idx = memchr::memchr_iter(b'\n', &t.text().as_bytes()[..range.start]).count();
+        let mut out = String::new();
+        for c in t.text()[range].chars() {
+            if c == '\n' {
+                out.push_str(t.eols()[idx].as_str());
+                idx += 1;
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    fn alphabet(enc: TextEncoding) -> Vec<char> {
+        let mut a = vec!['a', 'b', ' ', '\t', 'x', '中', '文'];
+        if enc != TextEncoding::Gbk {
+            a.extend(['é', '\u{1F600}', '\u{a0}']);
+        }
+        a
+    }
+
+    fn text_strategy() -> impl Strategy<Value = (TextEncoding, String)> {
+        (0..ENCODINGS.len()).prop_flat_map(|e| {
+            let enc = ENCODINGS[e];
+            let chars = alphabet(enc);
+            let line = proptest::collection::vec(proptest::sample::select(chars), 0..12)
+                .prop_map(|v| v.into_iter().collect::<String>());
+            let term = proptest::sample::select(vec!["\n", "\r\n", "\r"]);
+            (
+                proptest::collection::vec((line, term), 0..12),
+                any::<bool>(),
+            )
+                .prop_map(move |(lines, final_nl)| {
+                    let mut s = String::new();
+                    let n = lines.len();
+                    for (i, (l, t)) in lines.into_iter().enumerate() {
+                        s.push_str(&l);
+                        if i + 1 < n || final_nl {
+                            s.push_str(t);
+                        }
+                    }
+                    (enc, s)
+                })
+        })
+    }
+
+    fn new_text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(vec!['n', 'E', 'W', '\n', ' ', '中']),
+            0..10,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    /// A char boundary of `s` picked by `i`.
+    fn boundary(s: &str, i: Index) -> usize {
+        let bounds: Vec<usize> = s
+            .char_indices()
+            .map(|(b, _)| b)
+            .chain(std::iter::once(s.len()))
+            .collect();
+        bounds[i.index(bounds.len())]
+    }
+
+    /// The invariant for one edited range, checked from first principles.
+    fn check_outside(
+        orig: &EditableText,
+        before: &[u8],
+        edited: &EditableText,
+        after: &[u8],
+        range: Range<usize>,
+        pieces: &Pieces,
+    ) -> Result<(), TestCaseError> {
+        let prefix = encode(orig.encoding(), &restored(orig, 0..range.start));
+        let mut suffix = encode(
+            orig.encoding(),
+            &restored(orig, range.end..orig.text().len()),
+        );
+        suffix.drain(..orig.encoding().bom().len());
+        prop_assert!(after.starts_with(&prefix), "prefix changed");
+        prop_assert!(after.ends_with(&suffix), "suffix changed");
+        prop_assert!(after.len() >= prefix.len() + suffix.len());
+        prop_assert!(before.starts_with(&prefix) && before.ends_with(&suffix));
+        prop_assert_eq!(verify_kept(orig, before, edited, after, pieces), Ok(()));
+        // A CR break right before the LF of an empty line reads back as one CRLF. Only a
+        // deletion between two untouched breaks may bring them together; a break the edit
+        // wrote never takes part in such a pair.
+        let pairs = ambiguous_pairs(edited);
+        let changed = pieces.changed();
+        let new_at = |p: usize| changed.iter().any(|r| r.start <= p && p < r.end);
+        for (p, q) in &pairs {
+            prop_assert!(!new_at(*p) && !new_at(*q), "a new break merges at {}", p);
+        }
+        if pairs.is_empty() {
+            let back = EditableText::decode(after).unwrap();
+            prop_assert_eq!(back.text(), edited.text());
+        }
+        Ok(())
+    }
+
+    /// Positions of (CR break, LF break of the empty line right after it).
+    fn ambiguous_pairs(t: &EditableText) -> Vec<(usize, usize)> {
+        let pos: Vec<usize> = memchr::memchr_iter(b'\n', t.text().as_bytes()).collect();
+        (1..pos.len())
+            .filter(|&i| {
+                pos[i] == pos[i - 1] + 1 && t.eols()[i - 1] == Eol::Cr && t.eols()[i] == Eol::Lf
+            })
+            .map(|i| (pos[i - 1], pos[i]))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn replace_range_changes_nothing_outside(
+            (enc, raw) in text_strategy(),
+            a in any::<Index>(),
+            b in any::<Index>(),
+            new in new_text(),
+        ) {
+            let before = encode(enc, &raw);
+            let orig = EditableText::decode(&before).unwrap();
+            prop_assert_eq!(orig.encode().unwrap(), before.clone(), "round trip");
+            let (x, y) = (boundary(orig.text(), a), boundary(orig.text(), b));
+            let range = x.min(y)..x.max(y);
+            let mut edited = orig.clone();
+            edited.replace_range(range.clone(), &new);
+            let mut pieces = Pieces::new(orig.text().len());
+            pieces.replace_one(range.clone(), new.len());
+            let after = edited.encode().unwrap();
+            check_outside(&orig, &before, &edited, &after, range, &pieces)?;
+            // Added line breaks take the dominant terminator (unless it would merge with a
+            // neighbour), the replaced ones their own.
+            let added = new.matches('\n').count();
+            let removed = orig.text()[x.min(y)..x.max(y)].matches('\n').count();
+            if added > removed && !orig.eols().contains(&Eol::Cr) {
+                let first = orig.text()[..x.min(y)].matches('\n').count();
+                let extra = &edited.eols()[first + removed..first + added];
+                prop_assert!(extra.iter().all(|e| *e == orig.dominant_eol()));
+            }
+        }
+
+        #[test]
+        fn replace_ranges_and_lines_change_nothing_outside(
+            (enc, raw) in text_strategy(),
+            picks in proptest::collection::vec(any::<Index>(), 0..6),
+            new in new_text(),
+            l1 in any::<Index>(),
+            l2 in any::<Index>(),
+            lines in proptest::collection::vec("[a-z中]{0,4}", 0..4),
+        ) {
+            let before = encode(enc, &raw);
+            let orig = EditableText::decode(&before).unwrap();
+            // Several disjoint ranges at once.
+            let mut cuts: Vec<usize> = picks.iter().map(|i| boundary(orig.text(), *i)).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let ranges: Vec<Range<usize>> = cuts.chunks_exact(2).map(|c| c[0]..c[1]).collect();
+            let mut edited = orig.clone();
+            edited.replace_ranges(&ranges, &new);
+            let mut pieces = Pieces::new(orig.text().len());
+            pieces.replace(&ranges, &vec![new.len(); ranges.len()]);
+            let after = edited.encode().unwrap();
+            prop_assert_eq!(verify_kept(&orig, &before, &edited, &after, &pieces), Ok(()));
+            if let (Some(f), Some(l)) = (ranges.first(), ranges.last()) {
+                check_outside(&orig, &before, &edited, &after, f.start..l.end, &pieces)?;
+            }
+            // Whole lines.
+            let count = orig.line_count();
+            let (s, e) = (l1.index(count + 1), l2.index(count + 1));
+            let (s, e) = (s.min(e), s.max(e));
+            let mut edited = orig.clone();
+            let (range, new_len) = edited.replace_lines(s, e, &lines);
+            let mut pieces = Pieces::new(orig.text().len());
+            pieces.replace_one(range.clone(), new_len);
+            let after = edited.encode().unwrap();
+            check_outside(&orig, &before, &edited, &after, range, &pieces)?;
+            // (An empty last line without a terminator cannot exist: "a\n" is one line.)
+            let orig_lines: Vec<&str> = orig.lines().collect();
+            let intended_last = if e < count {
+                orig_lines.last().copied()
+            } else if let Some(l) = lines.last() {
+                Some(l.as_str())
+            } else if s > 0 {
+                Some(orig_lines[s - 1])
+            } else {
+                None
+            };
+            let empty_tail = intended_last == Some("");
+            if !orig.text().is_empty() && !edited.text().is_empty() && !empty_tail {
+                prop_assert_eq!(edited.has_final_newline(), orig.has_final_newline());
+            }
+        }
+    }
+}
