@@ -354,6 +354,27 @@ impl EditableText {
         }
     }
 
+    /// The 1-based number of the first line that ends in a lone CR right before an empty line
+    /// ending in LF: on disk the two read back as one CRLF break and a line is lost. Decoded
+    /// text never has one; an edit that deletes everything between two such untouched breaks
+    /// makes one, and the write tools refuse it rather than change a byte outside the edit.
+    pub fn merged_break(&self) -> Option<usize> {
+        if !self.eols.contains(&Eol::Cr) {
+            return None;
+        }
+        let mut prev: Option<usize> = None;
+        for (i, pos) in memchr::memchr_iter(b'\n', self.text.as_bytes()).enumerate() {
+            if prev == Some(pos.wrapping_sub(1))
+                && self.eols[i - 1] == Eol::Cr
+                && self.eols[i] == Eol::Lf
+            {
+                return Some(i);
+            }
+            prev = Some(pos);
+        }
+        None
+    }
+
     /// Byte offset in [`Self::text`] where line `index` (0-based) starts; `text().len()` for
     /// `index == line_count()`.
     pub fn line_start(&self, index: usize) -> usize {
@@ -807,6 +828,14 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn merged_break_found() {
+        let mut t = EditableText::decode(b"a\rX\nb\n").unwrap();
+        assert_eq!(t.merged_break(), None);
+        t.replace_range(2..3, "");
+        assert_eq!(t.merged_break(), Some(1));
     }
 
     #[test]

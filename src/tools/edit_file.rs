@@ -135,6 +135,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             pieces.replace(&ranges, &vec![e.new.len(); ranges.len()]);
             replacements += ranges.len();
         }
+        write_support::refuse_merged_break(&args.path, &text)?;
         let after = encode(&args.path, &text)?;
         #[cfg(debug_assertions)]
         if let Err(e) =

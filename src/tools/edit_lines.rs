@@ -467,6 +467,7 @@ fn apply(
         };
         pieces.replace_one(range, new_len);
     }
+    write_support::refuse_merged_break(&f.path.spelled, &text)?;
     let after = encode(&f.path.spelled, &text)?;
     #[cfg(debug_assertions)]
     if let Err(e) = crate::text::pieces::verify_kept(&original, &l.before, &text, &after, &pieces) {

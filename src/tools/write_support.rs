@@ -143,3 +143,17 @@ pub fn render_region(
     }
     out
 }
+
+/// Refuses an edited text in which a lone CR would meet the LF of the empty line after it
+/// (see [`EditableText::merged_break`]).
+pub fn refuse_merged_break(spelled: &str, text: &EditableText) -> Result<(), ToolError> {
+    match text.merged_break() {
+        None => Ok(()),
+        Some(n) => Err(ToolError::refused(format!(
+            "this edit of {spelled} would leave line {n} ending in a lone CR right before an \
+             empty line ending in LF; on disk the two read back as one CRLF and a line would be \
+             lost. Include that line break in the edit so its ending can be chosen; nothing was \
+             written"
+        ))),
+    }
+}
