@@ -21,7 +21,7 @@ use crate::error::{Output, ToolError, ToolResult};
 use crate::text::pieces::Pieces;
 use crate::text::render::LineStyle;
 use crate::tools::edit_miss;
-use crate::tools::write_support::{self, changed_lines, decode, encode, render_region};
+use crate::tools::write_support::{self, changed_lines, decode, encode_owned, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::policy::Access;
 use crate::workspace::txn::{Change, Transaction, texts_needed};
@@ -108,8 +108,18 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
                 args.path
             ))
         })?;
-        txn.require_fresh(&path, &before)?;
-        let original = decode(&args.path, &before)?;
+        // The gate hashes the whole file; decoding runs beside it on the other core. The
+        // gate's answer still comes first, and no matching happens before it.
+        let (fresh, decoded) = std::thread::scope(|s| {
+            let gate = s.spawn(|| txn.require_fresh(&path, &before));
+            let decoded = decode(&args.path, &before);
+            let fresh = gate
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (fresh, decoded)
+        });
+        fresh?;
+        let original = decoded?;
         let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
         let old_text =
             texts_needed(opts, original.text().len()).then(|| original.text().to_owned());
@@ -136,13 +146,6 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             replacements += ranges.len();
         }
         write_support::refuse_merged_break(&args.path, &text)?;
-        let after = encode(&args.path, &text)?;
-        #[cfg(debug_assertions)]
-        if let Err(e) =
-            crate::text::pieces::verify_kept(&kept_original, &before, &text, &after, &pieces)
-        {
-            panic!("edit-file broke the byte-exact invariant: {e}");
-        }
         let regions = changed_lines(text.text(), &pieces.changed());
         let (first, last) = (
             regions.first().map_or(1, |r| r.0),
@@ -150,7 +153,15 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         );
         let preview = render_region(text.text(), &regions, REGION_CONTEXT, LineStyle::Numbered);
         let new_text = old_text.as_ref().map(|_| text.text().to_owned());
-        drop(text);
+        #[cfg(debug_assertions)]
+        let edited = text.clone();
+        let after = encode_owned(&args.path, text)?;
+        #[cfg(debug_assertions)]
+        if let Err(e) =
+            crate::text::pieces::verify_kept(&kept_original, &before, &edited, &after, &pieces)
+        {
+            panic!("edit-file broke the byte-exact invariant: {e}");
+        }
         let change = Change {
             path: path.clone(),
             before: Some(before),

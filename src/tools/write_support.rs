@@ -28,6 +28,12 @@ pub fn encode(spelled: &str, text: &EditableText) -> Result<Vec<u8>, ToolError> 
         .map_err(|e| ToolError::refused(format!("{spelled}: {e}")))
 }
 
+/// [`encode`], consuming the text (no copy for UTF-8 with LF line breaks).
+pub fn encode_owned(spelled: &str, text: EditableText) -> Result<Vec<u8>, ToolError> {
+    text.into_encoded()
+        .map_err(|e| ToolError::refused(format!("{spelled}: {e}")))
+}
+
 /// Lines added and removed between two `\n`-normalised texts.
 pub fn line_delta(old: &str, new: &str) -> (usize, usize) {
     let diff = similar::TextDiff::from_lines(old, new);
