@@ -3,8 +3,8 @@
 
 mod write_common;
 
-use write_common::{Ws, snapshot};
 use serde_json::{Value, json};
+use write_common::{Ws, snapshot};
 
 /// One bad call: files to lay down, files to read first, the call, what must come back.
 struct Bad {

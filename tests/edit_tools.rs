@@ -2,8 +2,8 @@
 
 mod write_common;
 
-use write_common::Ws;
 use serde_json::json;
+use write_common::Ws;
 
 fn anchor(n: usize, line: &str) -> String {
     let mut h: u32 = 0x811C_9DC5;

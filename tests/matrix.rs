@@ -5,8 +5,8 @@
 
 mod write_common;
 
-use write_common::Ws;
 use serde_json::json;
+use write_common::Ws;
 
 #[derive(Clone, Copy, Debug)]
 enum Enc {

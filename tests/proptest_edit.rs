@@ -6,9 +6,9 @@
 mod write_common;
 
 use agtool::text::editable::EditableText;
-use write_common::Ws;
 use proptest::prelude::*;
 use serde_json::json;
+use write_common::Ws;
 
 const MARK: &str = "@@MARK@@";
 

@@ -8,8 +8,8 @@ mod write_common;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use write_common::Ws;
 use serde_json::Value;
+use write_common::Ws;
 
 const CASES: &str = include_str!("data/write_cases.json");
 
