@@ -38,7 +38,10 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
+            [CompletionResult]::new('edit-file', 'edit-file', [CompletionResultType]::ParameterValue, 'Replace exact text in a file: old must occur exactly once (or pass all: true).')
+            [CompletionResult]::new('edit-lines', 'edit-lines', [CompletionResultType]::ParameterValue, 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.')
             [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
+            [CompletionResult]::new('delete-path', 'delete-path', [CompletionResultType]::ParameterValue, 'Delete a file, a symlink, or a directory.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
             [CompletionResult]::new('exec-command', 'exec-command', [CompletionResultType]::ParameterValue, 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).')
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
@@ -153,10 +156,63 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'agtool;edit-file' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'The exact text to replace, copied from read-file without the `L<n>: ` prefixes. Must occur exactly once unless all is true')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'The replacement text (may be empty to delete old)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Replace every occurrence of old (default false)')
+            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'Instead of old/new: a list of {old, new, all} edits applied in order to the running result, all or nothing (CLI: a JSON array)')
+            [CompletionResult]::new('--check-syntax', '--check-syntax', [CompletionResultType]::ParameterName, 'Refuse an edit that adds syntax errors (default true)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diff, write nothing (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;edit-lines' {
+            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'The edits: each {path, from_anchor, to_anchor?, replace} or {path, after_anchor, insert} (CLI: a JSON array)')
+            [CompletionResult]::new('--check-syntax', '--check-syntax', [CompletionResultType]::ParameterName, 'Refuse edits that add syntax errors (default true)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diff, write nothing (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'agtool;apply-patch' {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or `--input FILE` to read it from a file')
             [CompletionResult]::new('--check-syntax', '--check-syntax', [CompletionResultType]::ParameterName, 'Refuse a patch that adds syntax errors to a file (default true)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the unified diff of every file, write nothing (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;delete-path' {
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Delete a non-empty directory and everything in it (default false)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be deleted, delete nothing (default false)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
@@ -451,7 +507,10 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
+            [CompletionResult]::new('edit-file', 'edit-file', [CompletionResultType]::ParameterValue, 'Replace exact text in a file: old must occur exactly once (or pass all: true).')
+            [CompletionResult]::new('edit-lines', 'edit-lines', [CompletionResultType]::ParameterValue, 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.')
             [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
+            [CompletionResult]::new('delete-path', 'delete-path', [CompletionResultType]::ParameterValue, 'Delete a file, a symlink, or a directory.')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
             [CompletionResult]::new('exec-command', 'exec-command', [CompletionResultType]::ParameterValue, 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).')
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
@@ -480,7 +539,16 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
         'agtool;help;write-file' {
             break
         }
+        'agtool;help;edit-file' {
+            break
+        }
+        'agtool;help;edit-lines' {
+            break
+        }
         'agtool;help;apply-patch' {
+            break
+        }
+        'agtool;help;delete-path' {
             break
         }
         'agtool;help;exec' {

@@ -35,7 +35,10 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
             cand write-file 'Create a file, or replace a whole file''s content.'
+            cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
+            cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+            cand delete-path 'Delete a file, a symlink, or a directory.'
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
@@ -144,10 +147,60 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'agtool;edit-file'= {
+            cand --old 'The exact text to replace, copied from read-file without the `L<n>: ` prefixes. Must occur exactly once unless all is true'
+            cand --new 'The replacement text (may be empty to delete old)'
+            cand --all 'Replace every occurrence of old (default false)'
+            cand --edits 'Instead of old/new: a list of {old, new, all} edits applied in order to the running result, all or nothing (CLI: a JSON array)'
+            cand --check-syntax 'Refuse an edit that adds syntax errors (default true)'
+            cand --dry-run 'Show the diff, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;edit-lines'= {
+            cand --edits 'The edits: each {path, from_anchor, to_anchor?, replace} or {path, after_anchor, insert} (CLI: a JSON array)'
+            cand --check-syntax 'Refuse edits that add syntax errors (default true)'
+            cand --dry-run 'Show the diff, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'agtool;apply-patch'= {
             cand --input 'The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or `--input FILE` to read it from a file'
             cand --check-syntax 'Refuse a patch that adds syntax errors to a file (default true)'
             cand --dry-run 'Show the unified diff of every file, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;delete-path'= {
+            cand --recursive 'Delete a non-empty directory and everything in it (default false)'
+            cand --dry-run 'Say what would be deleted, delete nothing (default false)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -415,7 +468,10 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
             cand write-file 'Create a file, or replace a whole file''s content.'
+            cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
+            cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+            cand delete-path 'Delete a file, a symlink, or a directory.'
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
@@ -438,7 +494,13 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;help;write-file'= {
         }
+        &'agtool;help;edit-file'= {
+        }
+        &'agtool;help;edit-lines'= {
+        }
         &'agtool;help;apply-patch'= {
+        }
+        &'agtool;help;delete-path'= {
         }
         &'agtool;help;exec'= {
         }

@@ -323,7 +323,56 @@ impl EditableText {
             .collect();
         new_eols.resize(added, dominant);
         self.eols.splice(before..before + removed, new_eols);
+        let start = range.start;
         self.text.replace_range(range, new);
+        self.keep_breaks_apart(before, start, new);
+    }
+
+    /// A lone CR directly followed by the LF of an empty line reads back as one CRLF break,
+    /// which would silently drop a line. For the line breaks of `new` (inserted at byte
+    /// `start`, the first being break number `first`), picks a terminator that keeps them
+    /// apart from their neighbours: not LF right after a CR, not CR right before an LF. The
+    /// neighbours outside the edit are never changed. (A deletion that brings two untouched
+    /// breaks, CR then LF, next to each other cannot be helped without changing bytes outside
+    /// the edit; it is left as is.)
+    fn keep_breaks_apart(&mut self, first: usize, start: usize, new: &str) {
+        let bytes = self.text.as_bytes();
+        for (k, off) in memchr::memchr_iter(b'\n', new.as_bytes()).enumerate() {
+            let (idx, pos) = (first + k, start + off);
+            let after_cr =
+                idx > 0 && pos > 0 && bytes[pos - 1] == b'\n' && self.eols[idx - 1] == Eol::Cr;
+            let before_lf =
+                bytes.get(pos + 1) == Some(&b'\n') && self.eols.get(idx + 1) == Some(&Eol::Lf);
+            let bad = |e: Eol| (after_cr && e == Eol::Lf) || (before_lf && e == Eol::Cr);
+            if bad(self.eols[idx]) {
+                let dominant = self.dominant_eol();
+                self.eols[idx] = [dominant, Eol::Cr, Eol::Lf, Eol::CrLf]
+                    .into_iter()
+                    .find(|e| !bad(*e))
+                    .unwrap_or(Eol::CrLf);
+            }
+        }
+    }
+
+    /// The 1-based number of the first line that ends in a lone CR right before an empty line
+    /// ending in LF: on disk the two read back as one CRLF break and a line is lost. Decoded
+    /// text never has one; an edit that deletes everything between two such untouched breaks
+    /// makes one, and the write tools refuse it rather than change a byte outside the edit.
+    pub fn merged_break(&self) -> Option<usize> {
+        if !self.eols.contains(&Eol::Cr) {
+            return None;
+        }
+        let mut prev: Option<usize> = None;
+        for (i, pos) in memchr::memchr_iter(b'\n', self.text.as_bytes()).enumerate() {
+            if prev == Some(pos.wrapping_sub(1))
+                && self.eols[i - 1] == Eol::Cr
+                && self.eols[i] == Eol::Lf
+            {
+                return Some(i);
+            }
+            prev = Some(pos);
+        }
+        None
     }
 
     /// Byte offset in [`Self::text`] where line `index` (0-based) starts; `text().len()` for
@@ -341,40 +390,88 @@ impl EditableText {
     /// Replaces lines `start..end` (0-based, end exclusive) with `new_lines` (without
     /// terminators); `start == end` inserts before line `start`. Replaced lines keep the
     /// terminators of the lines they replace in order, extra lines take the dominant one, and
-    /// whether the file ends with a terminator is kept. Panics if `start > end` or
-    /// `end > line_count()`.
-    pub fn replace_lines(&mut self, start: usize, end: usize, new_lines: &[String]) {
+    /// whether the file ends with a terminator is kept. Returns the byte range of
+    /// [`Self::text`] that was replaced and the byte length of what replaced it, so callers
+    /// can track the edited region. Panics if `start > end` or `end > line_count()`.
+    pub fn replace_lines(
+        &mut self,
+        start: usize,
+        end: usize,
+        new_lines: &[String],
+    ) -> (Range<usize>, usize) {
         let count = self.line_count();
         assert!(start <= end && end <= count, "line range out of bounds");
+        let from = self.line_start(start);
         if start == end && new_lines.is_empty() {
             // Inserting nothing changes nothing (the open-tail rules below would otherwise
             // take a terminator or a character).
-            return;
+            return (from..from, 0);
         }
-        let from = self.line_start(start);
         let to = self.line_start(end);
         let open_tail = end == count && !self.has_final_newline() && count > 0;
-        if open_tail {
+        let (range, new) = if open_tail {
             // The last line has no terminator; keep it that way.
             if new_lines.is_empty() && start > 0 {
                 // Deleting the last lines: the new last line gives up its terminator.
-                self.replace_range(from - 1..to, "");
+                (from - 1..to, String::new())
             } else if start == end {
                 // Appending after a last line without terminator.
                 let mut new = String::from("\n");
                 new.push_str(&new_lines.join("\n"));
-                self.replace_range(from..to, &new);
+                (from..to, new)
             } else {
-                self.replace_range(from..to, &new_lines.join("\n"));
+                (from..to, new_lines.join("\n"))
             }
+        } else {
+            let mut new = String::new();
+            for line in new_lines {
+                new.push_str(line);
+                new.push('\n');
+            }
+            (from..to, new)
+        };
+        self.replace_range(range.clone(), &new);
+        (range, new.len())
+    }
+
+    /// Replaces every range of `ranges` (sorted, non-overlapping byte ranges of
+    /// [`Self::text`] on char boundaries) with `new`, in one pass over the text. Terminators
+    /// follow [`Self::replace_range`] for each range, with the dominant terminator taken once,
+    /// before any replacement. Panics on unsorted, overlapping or out-of-bounds ranges.
+    pub fn replace_ranges(&mut self, ranges: &[Range<usize>], new: &str) {
+        if let [only] = ranges {
+            self.replace_range(only.clone(), new);
             return;
         }
-        let mut new = String::new();
-        for line in new_lines {
-            new.push_str(line);
-            new.push('\n');
+        let dominant = self.dominant_eol();
+        let added = memchr::memchr_iter(b'\n', new.as_bytes()).count();
+        let bytes = self.text.as_bytes();
+        let mut text = String::with_capacity(self.text.len());
+        let mut eols = Vec::with_capacity(self.eols.len());
+        let (mut pos, mut brk) = (0, 0);
+        // Where each replacement went: (its first break's number, its byte offset).
+        let mut placed = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            assert!(pos <= r.start && r.start <= r.end, "ranges must be sorted");
+            let kept = memchr::memchr_iter(b'\n', &bytes[pos..r.start]).count();
+            eols.extend_from_slice(&self.eols[brk..brk + kept]);
+            brk += kept;
+            let removed = memchr::memchr_iter(b'\n', &bytes[r.clone()]).count();
+            let reused = &self.eols[brk..brk + removed];
+            eols.extend((0..added).map(|i| reused.get(i).copied().unwrap_or(dominant)));
+            brk += removed;
+            text.push_str(&self.text[pos..r.start]);
+            placed.push((eols.len() - added, text.len()));
+            text.push_str(new);
+            pos = r.end;
         }
-        self.replace_range(from..to, &new);
+        text.push_str(&self.text[pos..]);
+        eols.extend_from_slice(&self.eols[brk..]);
+        self.text = text;
+        self.eols = eols;
+        for (first, start) in placed {
+            self.keep_breaks_apart(first, start, new);
+        }
     }
 
     /// Encodes back to bytes in the original encoding and BOM, with each line's own terminator.
@@ -417,6 +514,15 @@ impl EditableText {
             }
         }
         Ok(out)
+    }
+
+    /// [`Self::encode`], consuming the text: UTF-8 text whose line breaks are all LF becomes
+    /// the bytes without a copy (a 100 MB edit then holds one buffer less).
+    pub fn into_encoded(self) -> Result<Vec<u8>, EncodeError> {
+        if self.encoding == TextEncoding::Utf8 && self.eols.iter().all(|e| *e == Eol::Lf) {
+            return Ok(self.text.into_bytes());
+        }
+        self.encode()
     }
 
     /// The text with original terminators, borrowing when every terminator is LF.
@@ -731,6 +837,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn merged_break_found() {
+        let mut t = EditableText::decode(b"a\rX\nb\n").unwrap();
+        assert_eq!(t.merged_break(), None);
+        t.replace_range(2..3, "");
+        assert_eq!(t.merged_break(), Some(1));
+    }
+
+    #[test]
+    fn new_breaks_never_merge_with_a_cr_neighbour() {
+        // An LF right after a lone CR would read back as one CRLF break.
+        let mut t = EditableText::decode(b"a\rb\nc\n").unwrap();
+        let at = t.text().find('b').unwrap();
+        t.replace_range(at..at, "\n");
+        let bytes = t.encode().unwrap();
+        assert_eq!(EditableText::decode(&bytes).unwrap().text(), "a\n\nb\nc\n");
+        assert_eq!(&bytes[..2], b"a\r", "the untouched CR stays");
+        // A CR before an empty LF line would too.
+        let mut t = EditableText::decode(b"x\ry\rz\r\n\n").unwrap();
+        let at = t.text().find("z\n").unwrap() + 1;
+        t.replace_range(at..at + 1, "\n\n");
+        let bytes = t.encode().unwrap();
+        assert_eq!(EditableText::decode(&bytes).unwrap().text(), t.text());
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 pub mod diff;
 pub mod editable;
+pub mod lookalike;
+pub mod pieces;
 pub mod render;
 pub mod scan;
 pub mod syntax;

@@ -7,6 +7,10 @@
 
 pub mod apply_patch;
 pub mod args;
+pub mod delete_path;
+pub mod edit_file;
+pub mod edit_lines;
+pub mod edit_miss;
 pub mod exec;
 pub mod exec_command;
 pub mod glob;
@@ -157,7 +161,10 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<glob::Glob>(),
         spec::<grep::Grep>(),
         spec::<write_file::WriteFile>(),
+        spec::<edit_file::EditFile>(),
+        spec::<edit_lines::EditLines>(),
         spec::<apply_patch::ApplyPatch>(),
+        spec::<delete_path::DeletePath>(),
         spec::<exec::Exec>(),
         spec::<exec_command::ExecCommand>(),
         spec::<write_stdin::WriteStdin>(),

@@ -7,6 +7,7 @@
 //! registration are one step for any other agtool process: of two concurrent edits from the
 //! same stale read exactly one lands.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::context::Ctx;
@@ -28,13 +29,22 @@ pub struct Change {
     pub before: Option<Vec<u8>>,
     /// The bytes to write (`None`: delete the file).
     pub after: Option<Vec<u8>>,
-    /// The decoded old text, for the syntax gate and the diff (`None`: no old file).
+    /// The decoded old text, for the syntax gate and the diff. `None` for a new file, and
+    /// also allowed for an existing file when [`texts_needed`] says the texts would not be
+    /// looked at (the gate then says nothing): a 100 MB edit need not hold two more copies.
     pub old_text: Option<String>,
-    /// The decoded new text (`None`: deleted).
+    /// The decoded new text (`None`: deleted, or not needed as above).
     pub new_text: Option<String>,
     /// Permission bits for a file this change creates (a move destination takes its
     /// source's); `None`: the default. An existing file always keeps its own.
     pub mode: Option<u32>,
+}
+
+/// Whether a transaction with `opts` would look at the decoded texts of a change whose
+/// larger side is `len` bytes: always for a dry run (the diff), otherwise only when the
+/// syntax gate runs and the text is small enough to be checked.
+pub fn texts_needed(opts: WriteOptions, len: usize) -> bool {
+    opts.dry_run || (opts.check_syntax && len <= syntax::MAX_CHECK_BYTES)
 }
 
 /// Options every write tool takes.
@@ -72,11 +82,20 @@ pub enum Outcome {
 pub struct Transaction<'c> {
     ctx: &'c Ctx,
     _locks: Vec<PathLock>,
+    /// The tag this agent had been shown for each path when the call began, taken before
+    /// waiting for the locks (see [`Transaction::begin`]).
+    shown: HashMap<PathBuf, Result<Option<String>, String>>,
 }
 
 impl<'c> Transaction<'c> {
     /// Locks every path in `reals` (the policy's resolved paths). When freshness is on, the
     /// state folder must be creatable; otherwise a missing state folder only means no locks.
+    ///
+    /// The tags this agent was shown are read *before* waiting for the locks: a call that
+    /// queued behind another write of the same file by the same agent was made without seeing
+    /// that write's new tag, so the gate must judge it by what had been shown when it began.
+    /// (Reading them after the lock would let the first writer's registration vouch for every
+    /// edit queued behind it, and all of several edits from one stale read would land.)
     pub fn begin<'p>(
         ctx: &'c Ctx,
         reals: impl IntoIterator<Item = &'p Path>,
@@ -94,6 +113,12 @@ impl<'c> Transaction<'c> {
             }
             Err(_) => None,
         };
+        let mut shown = HashMap::new();
+        if ctx.freshness {
+            for p in &paths {
+                shown.insert(p.clone(), ctx.with_state(|s| s.recorded_tag(&ctx.agent, p)));
+            }
+        }
         let mut locks = Vec::new();
         if let Some(dir) = state_dir {
             for p in &paths {
@@ -103,7 +128,11 @@ impl<'c> Transaction<'c> {
                 locks.push(lock);
             }
         }
-        Ok(Transaction { ctx, _locks: locks })
+        Ok(Transaction {
+            ctx,
+            _locks: locks,
+            shown,
+        })
     }
 
     /// The current bytes of a file (`None` when it does not exist). Errors for a directory or
@@ -137,10 +166,7 @@ impl<'c> Transaction<'c> {
             return Ok(());
         }
         let now = content_tag(current);
-        let recorded = self
-            .ctx
-            .with_state(|s| s.recorded_tag(&self.ctx.agent, &path.real))
-            .map_err(ToolError::refused)?;
+        let recorded = self.shown_tag(path).map_err(ToolError::refused)?;
         match recorded {
             None => Err(ToolError::refused(format!(
                 "read {} before editing it (read_file shows the current content and records it)",
@@ -151,6 +177,17 @@ impl<'c> Transaction<'c> {
                 path.spelled
             ))),
             Some(_) => Ok(()),
+        }
+    }
+
+    /// The tag this agent had been shown for `path` when the transaction began (`None`:
+    /// never shown). Errors when the state store cannot be read.
+    pub fn shown_tag(&self, path: &CheckedPath) -> Result<Option<String>, String> {
+        match self.shown.get(&path.real) {
+            Some(r) => r.clone(),
+            None => self
+                .ctx
+                .with_state(|s| s.recorded_tag(&self.ctx.agent, &path.real)),
         }
     }
 
@@ -183,10 +220,21 @@ impl<'c> Transaction<'c> {
         let _writing = GATE.start_writing().ok_or_else(|| {
             ToolError::refused("the call timed out before writing; nothing was changed")
         })?;
-        self.write_all(&changes)?;
+        // The new tags are hashed on another core while the files are written and fsynced:
+        // for a large file each takes about as long as the other.
+        let tags: Vec<Option<String>> = std::thread::scope(|s| {
+            let hashing = s.spawn(|| {
+                changes
+                    .iter()
+                    .map(|c| c.after.as_deref().map(content_tag))
+                    .collect()
+            });
+            let written = self.write_all(&changes);
+            let tags = hashing.join().unwrap_or_default();
+            written.map(|()| tags)
+        })?;
         let mut results = Vec::with_capacity(changes.len());
-        for (c, syntax) in changes.iter().zip(summaries) {
-            let tag = c.after.as_deref().map(content_tag);
+        for ((c, syntax), tag) in changes.iter().zip(summaries).zip(tags) {
             let note = match &tag {
                 Some(t) => self.ctx.register_tag(&c.path.real, t),
                 None => self
@@ -208,6 +256,10 @@ impl<'c> Transaction<'c> {
         let (Some(new), true) = (&c.new_text, opts.check_syntax && self.ctx.syntax_check) else {
             return Ok(None);
         };
+        // An existing file whose old text was not supplied cannot be compared: say nothing.
+        if c.before.is_some() && c.old_text.is_none() {
+            return Ok(None);
+        }
         let outcome = syntax::gate(&c.path.real, c.old_text.as_deref(), new);
         if let GateOutcome::Refused { .. } = outcome {
             let msg = outcome

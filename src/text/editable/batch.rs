@@ -29,6 +29,9 @@ impl EditableText {
             text: String::with_capacity(self.text.len()),
             eols: Vec::with_capacity(self.eols.len()),
             open: None,
+            open_fresh: false,
+            open_start: 0,
+            last_fresh: false,
             dominant,
         };
         let mut next = 0;
@@ -37,18 +40,18 @@ impl EditableText {
                 next <= start && start <= end && end <= old.len(),
                 "line edits out of order or out of bounds"
             );
-            (next..start).for_each(|i| out.push(old[i], term(i)));
+            (next..start).for_each(|i| out.push(old[i], term(i), false));
             for (j, line) in lines.iter().enumerate() {
                 let own = if start + j < end {
                     term(start + j)
                 } else {
                     Some(dominant)
                 };
-                out.push(line, own);
+                out.push(line, own, true);
             }
             next = end;
         }
-        (next..old.len()).for_each(|i| out.push(old[i], term(i)));
+        (next..old.len()).for_each(|i| out.push(old[i], term(i), false));
         let (text, eols) = out.finish(keep_final);
         self.text = text;
         self.eols = eols;
@@ -63,22 +66,46 @@ struct Builder {
     /// The terminator wanted by the last pushed line (`None`: it had none, i.e. it was the
     /// unterminated last line of the original), or `None` when no line was pushed yet.
     open: Option<Option<Eol>>,
+    /// Whether the open line's terminator may be chosen (a line of the edit), not kept.
+    open_fresh: bool,
+    /// Where the open line starts in `text`.
+    open_start: usize,
+    /// Whether the last terminator written was chosen rather than kept.
+    last_fresh: bool,
     dominant: Eol,
 }
 
 impl Builder {
-    fn push(&mut self, line: &str, own: Option<Eol>) {
+    fn push(&mut self, line: &str, own: Option<Eol>, fresh: bool) {
         self.close();
+        self.open_start = self.text.len();
         self.text.push_str(line);
         self.open = Some(own);
+        self.open_fresh = fresh;
     }
 
     /// Terminates the open line: its own terminator, or the dominant one for a line that had
-    /// none but is no longer last.
+    /// none but is no longer last. A lone CR followed by the LF of an empty line would read
+    /// back as one CRLF (a line lost), so a chosen terminator keeps the two apart: an empty
+    /// line after a CR does not take LF, and a chosen CR before a kept empty LF line becomes
+    /// CRLF. (Two kept terminators are never changed.)
     fn close(&mut self) {
         if let Some(own) = self.open.take() {
+            let fresh = self.open_fresh || own.is_none();
+            let mut eol = own.unwrap_or(self.dominant);
+            let empty = self.text.len() == self.open_start;
+            if empty && eol == Eol::Lf && self.eols.last() == Some(&Eol::Cr) {
+                if fresh {
+                    eol = Eol::Cr;
+                } else if self.last_fresh
+                    && let Some(prev) = self.eols.last_mut()
+                {
+                    *prev = Eol::CrLf;
+                }
+            }
             self.text.push('\n');
-            self.eols.push(own.unwrap_or(self.dominant));
+            self.eols.push(eol);
+            self.last_fresh = fresh;
         }
     }
 
@@ -122,6 +149,22 @@ mod tests {
             self.0 ^= self.0 << 17;
             (self.0 % n as u64) as usize
         }
+    }
+
+    #[test]
+    fn added_lines_never_merge_with_a_lone_cr() {
+        // "a" ends in a lone CR in a mostly-LF file: an empty line added after it would take
+        // LF and read back as part of one CRLF, losing the line.
+        let text = EditableText::decode(b"a\rb\nc\nd\n").unwrap();
+        let t = batch(&text, &[(1, 1, lines(&[""]))]);
+        let back = EditableText::decode(&t.encode().unwrap()).unwrap();
+        assert_eq!(back.text(), "a\n\nb\nc\nd\n");
+        assert!(t.encode().unwrap().starts_with(b"a\r"), "the kept CR stays");
+        // A line added before a kept empty LF line, after a CR-dominant run.
+        let text = EditableText::decode(b"x\ry\rz\r\n\nw\r").unwrap();
+        let t = batch(&text, &[(3, 3, lines(&["new"]))]);
+        let back = EditableText::decode(&t.encode().unwrap()).unwrap();
+        assert_eq!(back.text(), t.text());
     }
 
     #[test]
