@@ -99,7 +99,10 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let before = txn.load(&path)?;
         let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
         let (new_text, old_text) = match &before {
-            None => (EditableText::new_utf8(&content), None),
+            None => {
+                check_guards_on_missing(&args)?;
+                (EditableText::new_utf8(&content), None)
+            }
             Some(bytes) => {
                 if args.overwrite == Some(false) {
                     return Err(ToolError::refused(format!(
@@ -162,14 +165,7 @@ fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Resu
         .with("stale", true));
     }
     if let Some(guard) = &args.expected_mtime {
-        let expected_ms = match guard {
-            MtimeGuard::Millis(ms) => *ms,
-            MtimeGuard::Text(t) => parse_rfc3339_ms(t).ok_or_else(|| {
-                ToolError::usage(format!(
-                    "expected_mtime {t:?} is not RFC 3339 (2026-11-30T14:51:18Z) or integer ms"
-                ))
-            })?,
-        };
+        let expected_ms = guard_ms(guard)?;
         let actual_ms = std::fs::metadata(real)
             .and_then(|m| m.modified())
             .ok()
@@ -185,6 +181,41 @@ fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Resu
         }
     }
     Ok(())
+}
+
+/// The guards describe a file the caller believes exists: when there is none, the write is
+/// refused as stale rather than creating one (spec 03, write-file guards). A malformed
+/// `expected_mtime` is still an argument error.
+fn check_guards_on_missing(args: &WriteFileArgs) -> Result<(), ToolError> {
+    if let Some(guard) = &args.expected_mtime {
+        guard_ms(guard)?;
+    } else if args.expected_size.is_none() {
+        return Ok(());
+    }
+    Err(ToolError::refused(format!(
+        "stale: {} does not exist, but expected_size/expected_mtime describe an existing file; \
+         check the path, or drop the guards to create it",
+        args.path
+    ))
+    .with("stale", true))
+}
+
+/// The guard's time in ms since the Unix epoch, or an argument error.
+fn guard_ms(guard: &MtimeGuard) -> Result<i64, ToolError> {
+    match guard {
+        MtimeGuard::Millis(ms) => Ok(*ms),
+        // The CLI and some hosts hand integers over as JSON strings: accept digits as ms.
+        MtimeGuard::Text(t) => t
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .or_else(|| parse_rfc3339_ms(t))
+            .ok_or_else(|| {
+                ToolError::usage(format!(
+                    "expected_mtime {t:?} is not RFC 3339 (2026-11-30T14:51:18Z) or integer ms"
+                ))
+            }),
+    }
 }
 
 /// Parses RFC 3339 (`YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`) to ms since the Unix epoch.
