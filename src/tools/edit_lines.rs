@@ -118,7 +118,7 @@ changed lines, so you can chain edits without re-reading.",
             }
         }
         if !failures.is_empty() {
-            return Err(failure_error(ctx, &files, failures));
+            return Err(failure_error(ctx, &files, failures, opts.dry_run));
         }
         let mut changes = Vec::new();
         let mut previews = Vec::new();
@@ -509,10 +509,16 @@ fn region_anchors(region: &str) -> Map<String, Value> {
 }
 
 /// The refusal for stale anchors: every failure, the consecutive-failure count and, from the
-/// second one, the loop hint. Bumps the counter of every failing path.
-fn failure_error(ctx: &Ctx, files: &[FileEdits], failures: Vec<Failure>) -> ToolError {
+/// second one, the loop hint. Bumps the counter of every failing path, except in a dry run,
+/// which records nothing (spec 01, diff previews).
+fn failure_error(
+    ctx: &Ctx,
+    files: &[FileEdits],
+    failures: Vec<Failure>,
+    dry_run: bool,
+) -> ToolError {
     let mut consecutive = 0;
-    for f in files {
+    for f in files.iter().filter(|_| !dry_run) {
         if failures.iter().any(|x| x.path == f.path.spelled) {
             let n = ctx
                 .with_state(|s| s.bump_failures(&ctx.agent, &f.path.real, EditLines::NAME))
