@@ -87,3 +87,20 @@ fn edit_lines_dry_run_failures_are_not_counted() {
     assert_eq!(v["consecutive_failures"], json!(1));
     assert_eq!(ws.bytes("a.txt"), b"a\nb\n");
 }
+
+/// A path ending in `/` names a directory: write-file must not create (or overwrite) a file
+/// under the name without the slash.
+#[test]
+fn write_file_refuses_a_path_ending_in_a_slash() {
+    let ws = Ws::new();
+    ws.call("write_file", &json!({"path": "newdir/", "content": "x"}))
+        .code(2)
+        .says("directory");
+    assert!(!ws.exists("newdir"));
+    ws.write("a.txt", "keep\n");
+    ws.read("a.txt");
+    ws.call("write_file", &json!({"path": "a.txt/", "content": "x"}))
+        .code(2)
+        .says("directory");
+    assert_eq!(ws.bytes("a.txt"), b"keep\n");
+}
