@@ -94,6 +94,15 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let content = args.content.clone().ok_or_else(|| {
             ToolError::usage("content is required (pass it, or pipe it on stdin)")
         })?;
+        // `dir/` names a directory; the policy folds the slash away, so refuse it here rather
+        // than create or replace a file called `dir`.
+        if args.path.ends_with('/') || args.path.ends_with(std::path::MAIN_SEPARATOR) {
+            return Err(ToolError::usage(format!(
+                "{} ends with a slash, which names a directory; write-file writes files \
+                 (drop the slash to write a file of that name)",
+                args.path
+            )));
+        }
         let path = ctx.check_path(&args.path, Access::Write)?;
         let txn = Transaction::begin(ctx, [path.real.as_path()])?;
         let before = txn.load(&path)?;
