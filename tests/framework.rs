@@ -399,3 +399,19 @@ fn optional_body_does_not_wait_on_an_idle_open_stdin() {
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
     assert!(out.contains("4242"), "{out}");
 }
+
+#[test]
+fn trailing_slash_on_a_file_and_protected_names_in_any_case_are_refused() {
+    let t = workspace();
+    agtool(t.path())
+        .args(["read-file", "a.txt/"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("ends in / but is not a folder"));
+    agtool(t.path())
+        .args(["write-file", ".GIT/hooks/x", "--content", "y"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("never writes"));
+    assert!(!t.path().join(".GIT").exists());
+}

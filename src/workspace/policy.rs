@@ -56,6 +56,9 @@ pub enum PolicyError {
     /// A deny_read component on a read.
     #[error("{path} is inside {name}, which agtool does not read")]
     DenyRead { path: String, name: String },
+    /// The path ends in `/` but names something that is not a folder (as `ENOTDIR`).
+    #[error("{path} ends in / but is not a folder; drop the trailing slash")]
+    NotADirectory { path: String },
     /// A symlink loop (or a chain longer than 40 hops).
     #[error("{path} cannot be resolved: too many levels of symbolic links")]
     Loop { path: String },
@@ -148,6 +151,11 @@ impl PathPolicy {
         let real = resolve(&literal).map_err(|SymlinkLoop| PolicyError::Loop {
             path: spelled.to_owned(),
         })?;
+        if spelled.ends_with('/') && real.exists() && !real.is_dir() {
+            return Err(PolicyError::NotADirectory {
+                path: spelled.to_owned(),
+            });
+        }
         self.check_resolved(spelled, literal, real, access)
     }
 
@@ -197,7 +205,7 @@ impl PathPolicy {
                     Component::Normal(n) => Some(n),
                     _ => None,
                 })
-                .find(|n| names.iter().any(|p| p == n))
+                .find(|n| names.iter().any(|p| same_name(p, n)))
             {
                 let name = name.to_string_lossy().into_owned();
                 let path = spelled.to_owned();
@@ -214,15 +222,23 @@ impl PathPolicy {
         })
     }
 
-    /// Whether a name is protected (never written).
+    /// Whether a name is protected (never written), in any letter case.
     pub fn is_protected_name(&self, name: &std::ffi::OsStr) -> bool {
-        self.protected.iter().any(|p| p == name)
+        self.protected.iter().any(|p| same_name(p, name))
     }
 
-    /// Whether a name is denied for reading.
+    /// Whether a name is denied for reading, in any letter case.
     pub fn is_denied_name(&self, name: &std::ffi::OsStr) -> bool {
-        self.deny_read.iter().any(|p| p == name)
+        self.deny_read.iter().any(|p| same_name(p, name))
     }
+}
+
+/// Whether two path components name the same protected or denied entry. ASCII case is
+/// ignored: on a case-insensitive filesystem `.GIT` is `.git`, and refusing `.GIT` on Linux
+/// costs nothing.
+fn same_name(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> bool {
+    a.as_encoded_bytes()
+        .eq_ignore_ascii_case(b.as_encoded_bytes())
 }
 
 /// Makes `path` absolute-folded: removes `.` and applies `..` lexically (never above `/`).
@@ -418,6 +434,32 @@ mod tests {
                 .check(&f.root, "g/hooks/pre-commit", Access::Write)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn trailing_slash_on_a_file_is_refused() {
+        let f = fixture();
+        for access in [Access::Read, Access::Write] {
+            let e = f.policy.check(&f.root, "src/a.rs/", access).unwrap_err();
+            assert!(matches!(e, PolicyError::NotADirectory { .. }), "{e:?}");
+        }
+        assert!(f.policy.check(&f.root, "src/", Access::Read).is_ok());
+        assert!(f.policy.check(&f.root, "new-dir/", Access::Write).is_ok());
+    }
+
+    #[test]
+    fn protected_names_match_any_case() {
+        let f = fixture();
+        let e = f
+            .policy
+            .check(&f.root, ".GIT/config", Access::Write)
+            .unwrap_err();
+        assert!(matches!(e, PolicyError::Protected { .. }), "{e:?}");
+        let e = f
+            .policy
+            .check(&f.root, "x/.SSH/id", Access::Read)
+            .unwrap_err();
+        assert!(matches!(e, PolicyError::DenyRead { .. }), "{e:?}");
     }
 
     #[test]
