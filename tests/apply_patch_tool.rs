@@ -4,41 +4,10 @@
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 
-use assert_cmd::Command;
+mod apply_patch_common;
+use apply_patch_common::{agtool, lock_dir, patch, read, unlock_dir, workspace};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn agtool(root: &Path) -> Command {
-    let mut c = Command::cargo_bin("agtool").unwrap();
-    c.current_dir(root)
-        .env("AGTOOL_ROOT", root)
-        .env_remove("AGTOOL_AGENT")
-        .env_remove("AGTOOL_GROUPS")
-        .env_remove("AGTOOL_CONFIG")
-        .env_remove("AGTOOL_FRESHNESS")
-        .env_remove("AGTOOL_SYNTAX_CHECK")
-        .env("XDG_CONFIG_HOME", root.join(".no-user-config"));
-    c
-}
-
-fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
-    let t = tempfile::tempdir().unwrap();
-    let root = t.path().canonicalize().unwrap();
-    for (path, text) in files {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    (t, root)
-}
-
-fn read(root: &Path, path: &str) {
-    agtool(root).args(["read-file", path]).assert().success();
-}
-
-fn patch(body: &str) -> String {
-    format!("*** Begin Patch\n{body}*** End Patch\n")
-}
 
 fn content(root: &Path, path: &str) -> String {
     std::fs::read_to_string(root.join(path)).unwrap()
@@ -298,29 +267,6 @@ fn executable_bit_and_symlinks_are_kept() {
             .is_symlink()
     );
     assert_eq!(content(&root, "real.txt"), "R\n");
-}
-
-/// Makes `dir` refuse new entries: read-only for a normal user; immutable for root (who
-/// ignores permission bits). Returns false when neither works here.
-fn lock_dir(dir: &Path) -> bool {
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
-    if std::fs::write(dir.join(".probe"), "x").is_err() {
-        return true;
-    }
-    std::fs::remove_file(dir.join(".probe")).unwrap();
-    let ok = std::process::Command::new("chattr")
-        .arg("+i")
-        .arg(dir)
-        .status();
-    ok.is_ok_and(|s| s.success()) && std::fs::write(dir.join(".probe"), "x").is_err()
-}
-
-fn unlock_dir(dir: &Path) {
-    let _ = std::process::Command::new("chattr")
-        .arg("-i")
-        .arg(dir)
-        .status();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 #[test]

@@ -232,8 +232,9 @@ fn timeout_reports_124_and_kills_a_setsid_grandchild() {
     assert_none_with(&marker);
 }
 
-#[test]
-fn a_child_ignoring_sigterm_dies() {
+/// Runs `sh -c <script(marker)>` under a 300 ms timeout: it must time out (124) and leave no
+/// process carrying the marker behind.
+fn times_out_and_leaves_nothing(script: impl Fn(&str) -> String) {
     let ws = Workspace::new();
     let marker = unique_sleep();
     ws.cmd()
@@ -244,7 +245,7 @@ fn a_child_ignoring_sigterm_dies() {
             "--",
             "sh",
             "-c",
-            &format!("trap '' TERM; sleep {marker}"),
+            &script(&marker),
         ])
         .assert()
         .code(0)
@@ -253,23 +254,13 @@ fn a_child_ignoring_sigterm_dies() {
 }
 
 #[test]
+fn a_child_ignoring_sigterm_dies() {
+    times_out_and_leaves_nothing(|m| format!("trap '' TERM; sleep {m}"));
+}
+
+#[test]
 fn background_job_and_wait_leaves_nothing_behind() {
-    let ws = Workspace::new();
-    let marker = unique_sleep();
-    ws.cmd()
-        .args([
-            "exec",
-            "--timeout-ms",
-            "300",
-            "--",
-            "sh",
-            "-c",
-            &format!("sleep {marker} & wait"),
-        ])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with("Exit code: 124\n"));
-    assert_none_with(&marker);
+    times_out_and_leaves_nothing(|m| format!("sleep {m} & wait"));
 }
 
 #[test]
