@@ -7,6 +7,8 @@
 //! [`cli`] turns the registry into the command line; [`commands`] the meta commands
 //! (`schema`, `call`, `state`); [`exec`] the process core behind the exec tools.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod commands;
 pub mod context;

@@ -13,8 +13,11 @@ use super::similarity::{Region, closest_region};
 /// `start == end` is a pure insertion before line `start`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineEdit {
+    /// First replaced line, 0-based.
     pub start: usize,
+    /// One past the last replaced line (0-based, exclusive); `start` for an insertion.
     pub end: usize,
+    /// The new lines, without terminators.
     pub lines: Vec<String>,
 }
 
@@ -44,6 +47,7 @@ pub enum NoteSubject {
 pub struct MatchNote {
     /// 1-based chunk number within its Update hunk.
     pub chunk: usize,
+    /// What matched fuzzily: a chunk or one of its `@@` context lines.
     pub subject: NoteSubject,
     /// The pass that matched (never [`Pass::Exact`]).
     pub pass: Pass,
@@ -70,6 +74,7 @@ impl fmt::Display for MatchNote {
 /// the closest region of the file with 1-based line numbers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeekError {
+    /// The file the chunk was sought in, as spelled in the patch.
     pub path: String,
     /// 1-based chunk number within its Update hunk.
     pub chunk: usize,

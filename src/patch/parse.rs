@@ -21,6 +21,7 @@ const QUOTE_LIMIT: usize = 200;
 /// hunks).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Patch {
+    /// The hunks, in patch order.
     pub hunks: Vec<Hunk>,
 }
 
@@ -31,17 +32,29 @@ pub enum Hunk {
     /// `*** Add File: <path>`; `lines` are the `+` lines without their `+` (no terminators).
     /// An empty list creates an empty file.
     Add {
+        /// The file to create.
         path: String,
+        /// Its lines, without the `+`.
         lines: Vec<String>,
+        /// Patch line of the header.
         patch_line: usize,
     },
     /// `*** Delete File: <path>`.
-    Delete { path: String, patch_line: usize },
+    Delete {
+        /// The file to delete.
+        path: String,
+        /// Patch line of the header.
+        patch_line: usize,
+    },
     /// `*** Update File: <path>`, optionally `*** Move to: <dest>`, then at least one chunk.
     Update {
+        /// The file to change.
         path: String,
+        /// Where it moves to, from `*** Move to:`.
         move_to: Option<String>,
+        /// The chunks, in patch order (at least one).
         chunks: Vec<Chunk>,
+        /// Patch line of the header.
         patch_line: usize,
     },
 }
@@ -93,7 +106,9 @@ impl Chunk {
 /// An `@@ <context>` line: `text` is what follows `@@ ` (one separator removed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextLine {
+    /// The context text after `@@ ` (trimmed).
     pub text: String,
+    /// Its 1-based patch line.
     pub patch_line: usize,
 }
 
@@ -115,19 +130,52 @@ pub enum ParseError {
     /// The patch has no hunks (or is empty).
     NoHunks,
     /// The first line is not `*** Begin Patch`.
-    MissingBegin { line: String },
+    MissingBegin {
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
     /// The last line is not `*** End Patch`.
-    MissingEnd { line_no: usize, line: String },
+    MissingEnd {
+        /// Its 1-based patch line number.
+        line_no: usize,
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
     /// A line where a hunk header belongs is not one.
-    BadHunkHeader { line_no: usize, line: String },
+    BadHunkHeader {
+        /// Its 1-based patch line number.
+        line_no: usize,
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
     /// A header or `*** Move to:` line without a path.
-    MissingPath { line_no: usize, line: String },
+    MissingPath {
+        /// Its 1-based patch line number.
+        line_no: usize,
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
     /// An Update hunk with no chunk.
-    EmptyUpdate { line_no: usize, line: String },
+    EmptyUpdate {
+        /// Its 1-based patch line number.
+        line_no: usize,
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
     /// `@@` line(s) with no body lines after them.
-    EmptyChunk { line_no: usize, line: String },
+    EmptyChunk {
+        /// Its 1-based patch line number.
+        line_no: usize,
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
     /// A line inside an Update hunk that does not start with ` `, `+`, `-` (or `@@`, `***`).
-    BadBodyLine { line_no: usize, line: String },
+    BadBodyLine {
+        /// Its 1-based patch line number.
+        line_no: usize,
+        /// The offending patch line (cut to 200 characters).
+        line: String,
+    },
 }
 
 impl fmt::Display for ParseError {

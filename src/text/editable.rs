@@ -109,7 +109,10 @@ impl Eol {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecodeError {
     /// A NUL byte in the first 8 KiB of a file that is not UTF-16/32; carries the size in bytes.
-    Binary { len: u64 },
+    Binary {
+        /// The file's size in bytes.
+        len: u64,
+    },
     /// Not UTF-8, not UTF-16/32 with a BOM, not strict GBK.
     Undecodable,
 }

@@ -18,7 +18,12 @@ const KEEP: usize = MAX_LINE_BYTES + 4;
 #[derive(Debug, Clone, Copy)]
 pub enum Window {
     /// Lines `first..=last` (1-based).
-    Range { first: usize, last: usize },
+    Range {
+        /// First line kept, 1-based.
+        first: usize,
+        /// Last line kept, 1-based, inclusive.
+        last: usize,
+    },
     /// The last `n` lines.
     Tail(usize),
 }

@@ -67,7 +67,9 @@ pub enum Verdict {
     /// `bash`, `html`, `css`. An empty `problems` means the syntax is fine. Problems are in
     /// text order.
     Checked {
+        /// Short language name (`rust`, `json`, `tsx`, ...).
         language: &'static str,
+        /// The problems found, in text order; empty when the syntax is fine.
         problems: Vec<Problem>,
     },
 }
@@ -175,17 +177,24 @@ pub enum GateOutcome {
     /// The write may go ahead. `before` is `None` for a new file or when the old text could
     /// not be checked; `after` is the new text's problem count.
     Passed {
+        /// Short language name.
         language: &'static str,
+        /// Problems in the old text; `None` for a new file or an old text that could not be checked.
         before: Option<usize>,
+        /// Problems in the new text.
         after: usize,
     },
     /// The new text has more problems than the old (a new file counts as 0 before); nothing
     /// may be written. `new_problems` are the problems of the new text that the old did not
     /// have (best effort), in text order, at most [`MAX_LISTED_PROBLEMS`] of them.
     Refused {
+        /// Short language name.
         language: &'static str,
+        /// Problems the new text adds, in text order, at most [`MAX_LISTED_PROBLEMS`].
         new_problems: Vec<Problem>,
+        /// Problems in the old text (0 for a new file).
         before: usize,
+        /// Problems in the new text.
         after: usize,
     },
 }

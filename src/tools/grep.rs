@@ -26,6 +26,7 @@ pub const DEFAULT_LIMIT: u64 = 100;
 /// Case sensitivity.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // variants carry plain comments: see the first variant
 pub enum Case {
     // Insensitive unless the pattern has an upper-case letter. (Plain comments: variant docs
     // would turn the schema's `enum` into a `oneOf`.)
@@ -40,6 +41,7 @@ pub enum Case {
 /// What grep prints.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // variants carry plain comments: see the first variant
 pub enum OutputMode {
     // One path a line, newest first.
     #[default]

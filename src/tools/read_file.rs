@@ -26,6 +26,7 @@ pub const DEFAULT_TAIL: u64 = 400;
 /// How read-file chooses lines.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
+#[allow(missing_docs)] // variants carry plain comments: see the first variant
 pub enum Mode {
     // Lines offset..offset+limit-1. (Plain comments: variant docs would turn the schema's
     // `enum` into a `oneOf` that models read less easily.)

@@ -49,19 +49,40 @@ pub enum PolicyError {
     Nul(String),
     /// Outside every allowed root.
     #[error("{path} is outside the workspace ({root})")]
-    Outside { path: String, root: String },
+    Outside {
+        /// The path as the caller spelled it.
+        path: String,
+        /// The workspace root, resolved.
+        root: String,
+    },
     /// A protected component on a write.
     #[error("{path} is inside {name}, which agtool never writes, moves into or deletes")]
-    Protected { path: String, name: String },
+    Protected {
+        /// The path as the caller spelled it.
+        path: String,
+        /// The offending path component.
+        name: String,
+    },
     /// A deny_read component on a read.
     #[error("{path} is inside {name}, which agtool does not read")]
-    DenyRead { path: String, name: String },
+    DenyRead {
+        /// The path as the caller spelled it.
+        path: String,
+        /// The offending path component.
+        name: String,
+    },
     /// The path ends in `/` but names something that is not a folder (as `ENOTDIR`).
     #[error("{path} ends in / but is not a folder; drop the trailing slash")]
-    NotADirectory { path: String },
+    NotADirectory {
+        /// The path as the caller spelled it.
+        path: String,
+    },
     /// A symlink loop (or a chain longer than 40 hops).
     #[error("{path} cannot be resolved: too many levels of symbolic links")]
-    Loop { path: String },
+    Loop {
+        /// The path as the caller spelled it.
+        path: String,
+    },
 }
 
 impl PolicyError {
