@@ -370,3 +370,43 @@ fn schema_marks_the_exec_tools_sensitive_and_serial() {
     assert!(props.get("exit_code").is_none());
     assert_eq!(v[0]["input_schema"]["required"], json!(["command"]));
 }
+
+/// Regression (CI stop 6): on a machine whose session leader lives outside our pid namespace,
+/// the kernel reports our session id as 0, and `exec` panicked in rustix's `getsid`. The test
+/// recreates that with `unshare --pid --fork --mount-proc` (needs root or user namespaces); where
+/// unshare cannot run it says so and checks nothing else.
+#[test]
+fn exec_works_when_the_session_leader_is_outside_the_pid_namespace() {
+    let probe = std::process::Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc", "sh", "-c"])
+        .arg("cut -d' ' -f6 /proc/self/stat")
+        .output();
+    let Some(probe) = probe.ok().filter(|o| o.status.success()) else {
+        eprintln!("unshare --pid is not available here; the pid-namespace case is not checked");
+        return;
+    };
+    assert_eq!(String::from_utf8_lossy(&probe.stdout).trim(), "0");
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let bin = assert_cmd::cargo::cargo_bin("agtool");
+    let script = format!("(setsid sleep {marker} >/dev/null 2>&1 &); echo started; sleep 30");
+    let out = std::process::Command::new("unshare")
+        .args(["--pid", "--fork", "--mount-proc"])
+        .arg(&bin)
+        .args(["--root"])
+        .arg(ws.path())
+        .args(["exec", "--timeout-ms", "500", "--", "sh", "-c", &script])
+        .env_remove("AGTOOL_EXEC_TAG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Exit code: 124"), "{text}");
+    assert!(text.contains("started"), "{text}");
+    assert_none_with(&marker);
+}

@@ -20,8 +20,8 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use rustix::process::{
-    Pid, Signal, WaitOptions, getpid, getsid, kill_process, kill_process_group,
-    test_kill_process_group, waitpid,
+    Pid, Signal, WaitOptions, getpid, kill_process, kill_process_group, test_kill_process_group,
+    waitpid,
 };
 
 /// Environment variable naming the tree a process belongs to; set on every spawned command.
@@ -184,9 +184,14 @@ fn environ_any(pid: i32, pred: impl Fn(&[u8]) -> bool) -> bool {
         .unwrap_or(false)
 }
 
+/// Our pid and session id, both as `/proc` shows them, since they are compared with
+/// `/proc/<pid>/stat` fields. The session id is read from `/proc/self/stat` rather than from
+/// getsid(2): when our session leader lives outside our pid namespace (a CI container started
+/// without a new session) the kernel reports the session as 0, which rustix's `getsid` cannot
+/// represent (it asserts a positive pid and panics).
 fn own_ids() -> (i32, i32) {
     let me = getpid().as_raw_nonzero().get();
-    let sid = getsid(None).map(|p| p.as_raw_nonzero().get()).unwrap_or(0);
+    let sid = read_stat(me).map_or(0, |s| s.sid);
     (me, sid)
 }
 
