@@ -6,6 +6,18 @@
 #   3. write-stdin round trip to a running `cat` session (write a line, read it back) with the
 #      smallest yield: median and p95 over 100 round trips.
 # Usage: bench/exec.sh [--quick]   (--quick: fewer runs, 20 round trips)
+#
+# Wall times move with the load of this shared 2-core machine (the same binary measured 4.35 ms
+# of overhead under load and 1.9 ms idle), so part 1 also counts agtool's instructions and page
+# faults (valgrind / perf, when present), which do not depend on the load.
+# Part 1 on the idle machine (hyperfine means of 100 runs):
+#   before (4fcf3c2): exec -- true 2.45 ms, true 0.57 ms: overhead 1.88 ms;
+#                     2,039,000 instructions, 467 page faults (agtool and the child)
+#   after (startup):  exec -- true 2.19 ms, true 0.57 ms: overhead 1.62 ms;
+#                     1,227,000 instructions, 370 page faults
+#   Most of the rest: the dynamic loader applying the binary's 28,600 relative relocations
+#   (tree-sitter grammar tables; about 130 page faults and 0.4 ms), the fork of a 25 MB
+#   process, and the child's own start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +61,15 @@ print(f"bare true:           {ms(b)}")
 print(f"agtool --version:    {ms(v)}")
 print(f"overhead:            mean {(a['mean']-b['mean'])*1e3:.2f} ms, median {(a['median']-b['median'])*1e3:.2f} ms")
 EOF
+if command -v valgrind >/dev/null; then
+    ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$agtool" exec -- true 2>&1 >/dev/null |
+        sed -n 's/.*Collected : //p')
+    echo "instructions:        $ir in agtool exec -- true (callgrind, not the child; load-independent)"
+fi
+if perf stat -e page-faults true >/dev/null 2>&1; then
+    faults=$(perf stat -x, -e page-faults -r 20 "$agtool" exec -- true 2>&1 >/dev/null | cut -d, -f1)
+    echo "page faults:         $faults in agtool exec -- true (perf, with the child)"
+fi
 
 echo
 echo "== 2. 1 GiB of output"

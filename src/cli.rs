@@ -103,14 +103,19 @@ fn tool_command(spec: &ToolSpec) -> Command {
     })
 }
 
-/// The whole command tree.
-pub fn command() -> Command {
-    let mut cmd = Command::new("agtool")
+/// The top-level command with its global flags and no subcommands.
+fn root_command() -> Command {
+    let cmd = Command::new("agtool")
         .version(env!("CARGO_PKG_VERSION"))
         .about(ABOUT)
         .subcommand_required(true)
         .arg_required_else_help(true);
-    cmd = global_args(cmd);
+    global_args(cmd)
+}
+
+/// The whole command tree: every tool, then the meta commands (help, completions, man).
+pub fn command() -> Command {
+    let mut cmd = root_command();
     for spec in tools::registry() {
         cmd = cmd.subcommand(tool_command(&spec));
     }
@@ -118,6 +123,31 @@ pub fn command() -> Command {
         cmd = cmd.subcommand(meta);
     }
     cmd
+}
+
+/// The command tree needed to parse `argv`. When `argv[1]` is a subcommand's exact name, only
+/// that branch is built: the root with its global flags and that one tool (or the meta
+/// commands, which are small). Building all twelve tools' flags, help texts and clap's
+/// derived state took about a third of a short call's instructions (`agtool exec -- true`).
+/// Parsing, errors and help are the same as with [`command`], since a subcommand's matches,
+/// usage and messages depend only on its own branch and the global flags (tested below).
+/// Anything else (no arguments, a flag first, an unknown or misspelled name, `help`) gets the
+/// whole tree, so suggestions and the top-level help list every subcommand.
+pub fn command_for(argv: &[std::ffi::OsString]) -> Command {
+    let Some(name) = argv.get(1).and_then(|a| a.to_str()) else {
+        return command();
+    };
+    if let Some(spec) = tools::registry()
+        .into_iter()
+        .find(|t| t.command_name() == name)
+    {
+        return root_command().subcommand(tool_command(&spec));
+    }
+    let metas = commands::meta_commands();
+    if metas.iter().any(|m| m.get_name() == name) {
+        return metas.into_iter().fold(root_command(), Command::subcommand);
+    }
+    command()
 }
 
 fn settings(m: &ArgMatches) -> Settings {
@@ -135,7 +165,7 @@ fn settings(m: &ArgMatches) -> Settings {
 
 /// Runs agtool on `argv` and returns the process exit status.
 pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
-    let matches = match command().try_get_matches_from(argv) {
+    let matches = match command_for(&argv).try_get_matches_from(argv) {
         Ok(m) => m,
         Err(e) => {
             let code = e.exit_code();
@@ -177,7 +207,7 @@ fn passed_exit_code(m: &ArgMatches, result: &ToolResult) -> Option<i32> {
 /// The JSON arguments of a direct subcommand: `--args` or the flags, then the body from stdin.
 fn tool_args(spec: &ToolSpec, m: &ArgMatches, ctx: &Ctx) -> Result<Value, ToolError> {
     let schema = (spec.schema)();
-    let flags = args::matches_to_json(&schema, m)?;
+    let flags = args::matches_to_json(schema, m)?;
     let mut stdin_used = false;
     let mut object = match m.get_one::<String>("args") {
         Some(raw) => {
@@ -200,7 +230,7 @@ fn tool_args(spec: &ToolSpec, m: &ArgMatches, ctx: &Ctx) -> Result<Value, ToolEr
     if let Some(body) = spec.meta.body
         && !object.contains_key(body)
         && !stdin_used
-        && let Some(text) = read_stdin_body(body, is_required(&schema, body))?
+        && let Some(text) = read_stdin_body(body, is_required(schema, body))?
     {
         object.insert(body.to_owned(), Value::String(text));
     }

@@ -50,7 +50,7 @@ pub fn extensions(spec: &ToolSpec) -> Value {
 
 /// One tool's definition in `format`.
 pub fn definition(spec: &ToolSpec, format: &str, with_extensions: bool) -> Value {
-    let schema = (spec.schema)();
+    let schema = (spec.schema)().clone();
     let mut def = match format {
         "openai" => json!({
             "type": "function",

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::buffer::{HeadTailBuffer, RenderedOutput};
 use super::spawn::{
-    READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk, reap_blocking, spawn,
-    try_reap, wait_io, widen_pipe, with_prefix,
+    FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
+    reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
 };
 use super::tree::{TreeLease, kill_tree, may_have_survivors};
 
@@ -146,7 +146,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let _lease = TreeLease::new(&sp.tree.tag);
     widen_pipe(&sp.output);
     let mut buf = HeadTailBuffer::new(req.max_output_bytes);
-    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut chunk = vec![0u8; FIRST_READ_CHUNK];
     let deadline = start + Duration::from_millis(req.timeout_ms);
     let mut status: Option<ExitStatus> = None;
     let mut eof = false;
@@ -197,7 +197,12 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         if ready.output {
             match read_chunk(&mut sp.output, &mut chunk) {
                 Ok(0) | Err(_) => eof = true,
-                Ok(n) => buf.push(&chunk[..n]),
+                Ok(n) => {
+                    buf.push(&chunk[..n]);
+                    if n == chunk.len() && chunk.len() < READ_CHUNK {
+                        chunk.resize(READ_CHUNK, 0);
+                    }
+                }
             }
         }
     }

@@ -296,6 +296,11 @@ pub(crate) fn read_chunk(output: &mut PipeReader, buf: &mut [u8]) -> io::Result<
 /// Size of one read from the output pipe.
 pub(crate) const READ_CHUNK: usize = 64 * 1024;
 
+/// Size of the first read buffer of a one-shot exec: most commands print little, and zeroing
+/// 64 KiB up front cost as many instructions as a tenth of `agtool exec -- true`. A read that
+/// fills it grows it to [`READ_CHUNK`].
+pub(crate) const FIRST_READ_CHUNK: usize = 4 * 1024;
+
 /// Lets the pipe hold more before the writer blocks, which cuts context switches for chatty
 /// commands. Best effort: the kernel caps it (`/proc/sys/fs/pipe-max-size`).
 pub(crate) fn widen_pipe(output: &PipeReader) {

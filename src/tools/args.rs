@@ -9,6 +9,9 @@
 
 mod fast_check;
 
+use std::any::TypeId;
+use std::sync::Mutex;
+
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use serde_json::{Map, Value};
@@ -81,6 +84,21 @@ fn tidy(node: &mut Value) {
     for v in map.values_mut() {
         tidy(v);
     }
+}
+
+/// [`schema_for`], generated once per process and type: a CLI call needs its tool's schema
+/// twice (flags to JSON, then validation), and `call --batch` once per call. One leaked value
+/// per argument type, so bounded by the number of tools.
+pub fn cached_schema<T: schemars::JsonSchema + 'static>() -> &'static Value {
+    static CACHE: Mutex<Vec<(TypeId, &'static Value)>> = Mutex::new(Vec::new());
+    let id = TypeId::of::<T>();
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, schema)) = cache.iter().find(|(t, _)| *t == id) {
+        return schema;
+    }
+    let schema: &'static Value = Box::leak(Box::new(schema_for::<T>()));
+    cache.push((id, schema));
+    schema
 }
 
 /// Validates `value` against `schema`, reporting every violation at once, one line each, as
@@ -387,7 +405,7 @@ mod tests {
         use proptest::prelude::*;
         let schemas: Vec<Value> = crate::tools::registry()
             .iter()
-            .map(|t| (t.schema)())
+            .map(|t| (t.schema)().clone())
             .chain([schema_for::<Demo>()])
             .collect();
         let accepted = std::cell::Cell::new(0);
@@ -419,36 +437,36 @@ mod tests {
             .map(|t| (t.schema)())
             .unwrap();
         assert!(fast_check::certainly_valid(
-            &s,
+            s,
             &json!({"path": "a", "offset": 3, "limit": 10})
         ));
         assert!(fast_check::certainly_valid(
-            &s,
+            s,
             &json!({"path": "a", "mode": "indentation", "indentation": {"anchor_line": 2}})
         ));
         assert!(!fast_check::certainly_valid(
-            &s,
+            s,
             &json!({"path": "a", "offset": 0})
         ));
-        assert!(!fast_check::certainly_valid(&s, &json!({"offset": 1})));
+        assert!(!fast_check::certainly_valid(s, &json!({"offset": 1})));
         assert!(!fast_check::certainly_valid(
-            &s,
+            s,
             &json!({"path": "a", "x": 1})
         ));
         assert!(!fast_check::certainly_valid(
-            &s,
+            s,
             &json!({"path": "a", "indentation": {"y": 1}})
         ));
         let g = crate::tools::find("grep").map(|t| (t.schema)()).unwrap();
         assert!(fast_check::certainly_valid(
-            &g,
+            g,
             &json!({"pattern": "x", "output": "count", "limit": 2000})
         ));
         assert!(!fast_check::certainly_valid(
-            &g,
+            g,
             &json!({"pattern": "x", "limit": 2001})
         ));
-        assert!(!fast_check::certainly_valid(&g, &json!({"pattern": ""})));
+        assert!(!fast_check::certainly_valid(g, &json!({"pattern": ""})));
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub struct ToolMeta {
 /// One tool: its arguments, name, metadata and behaviour.
 pub trait Tool {
     /// The argument struct: the single source of flags, schema and JSON parsing.
-    type Args: DeserializeOwned + schemars::JsonSchema + clap::Args;
+    type Args: DeserializeOwned + schemars::JsonSchema + clap::Args + 'static;
     /// The model-facing snake_case name (`read_file`); the subcommand is its kebab-case form.
     const NAME: &'static str;
     /// Metadata.
@@ -116,8 +116,8 @@ pub struct ToolSpec {
     pub name: &'static str,
     /// Metadata.
     pub meta: ToolMeta,
-    /// The argument JSON Schema (properties in declaration order).
-    pub schema: fn() -> Value,
+    /// The argument JSON Schema (properties in declaration order), generated once per process.
+    pub schema: fn() -> &'static Value,
     /// Adds the tool's flags and positionals to a clap command.
     pub augment: fn(Command) -> Command,
     /// See [`Tool::cli_fixup`].
@@ -134,8 +134,7 @@ impl ToolSpec {
 }
 
 fn run_json<T: Tool>(ctx: &Ctx, value: Value) -> ToolResult {
-    let schema = args::schema_for::<T::Args>();
-    args::validate(&schema, &value)?;
+    args::validate(args::cached_schema::<T::Args>(), &value)?;
     let parsed: T::Args = serde_json::from_value(value)
         .map_err(|e| ToolError::usage(format!("invalid arguments for {}: {e}", T::NAME)))?;
     T::run(ctx, parsed)
@@ -146,7 +145,7 @@ pub fn spec<T: Tool>() -> ToolSpec {
     ToolSpec {
         name: T::NAME,
         meta: T::META,
-        schema: args::schema_for::<T::Args>,
+        schema: args::cached_schema::<T::Args>,
         augment: <T::Args as clap::Args>::augment_args,
         cli_fixup: T::cli_fixup,
         run_json: run_json::<T>,
