@@ -410,3 +410,97 @@ fn exec_works_when_the_session_leader_is_outside_the_pid_namespace() {
     assert!(text.contains("started"), "{text}");
     assert_none_with(&marker);
 }
+
+/// Starts agtool with `args` (and `stdin`) in `ws`, waits until `count` processes carry
+/// `marker`, sends it signal `name`, and returns its exit status and stdout.
+fn signal_during_exec(
+    ws: &Workspace,
+    args: &[&str],
+    stdin: &str,
+    marker: &str,
+    count: usize,
+    name: &str,
+) -> (std::process::ExitStatus, String) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut agtool = std::process::Command::new(assert_cmd::cargo::cargo_bin("agtool"))
+        .current_dir(ws.path())
+        .env_remove("AGTOOL_ROOT")
+        .env_remove("AGTOOL_CONFIG")
+        .env_remove("AGTOOL_EXEC_TAG")
+        .env("AGTOOL_GROUPS", "files,exec")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = agtool.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).unwrap();
+    drop(input);
+    let started = Instant::now();
+    while processes_with(marker).len() < count {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "SIG{name}: the command did not start"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    common::signal(agtool.id() as i32, name);
+    let ended = Instant::now();
+    let status = loop {
+        if let Some(status) = agtool.try_wait().unwrap() {
+            break status;
+        }
+        if ended.elapsed() > Duration::from_secs(20) {
+            let _ = agtool.kill();
+            panic!("SIG{name}: agtool did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut stdout = String::new();
+    agtool
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    (status, stdout)
+}
+
+fn interrupted_message(name: &str) -> String {
+    format!("Error: interrupted by SIG{name}; the command and everything it started were killed\n")
+}
+
+/// SIGTERM, SIGINT or SIGHUP to agtool during a one-shot exec (a harness's `timeout`, Ctrl-C
+/// in a terminal, a closed terminal) kills the command's whole tree, which lives in its own
+/// session out of the signal's reach, and agtool exits with 128 + the signal, saying why.
+#[test]
+fn a_termination_signal_to_agtool_kills_the_tree_first() {
+    for (number, name) in [(15, "TERM"), (2, "INT"), (1, "HUP")] {
+        let ws = Workspace::new();
+        let marker = unique_sleep();
+        let script = format!("sleep {marker} & sleep {marker}");
+        let args = ["exec", "--timeout-ms", "60000", "--", "sh", "-c", &script];
+        let (status, stdout) = signal_during_exec(&ws, &args, "", &marker, 2, name);
+        assert_eq!(status.code(), Some(128 + number), "SIG{name}: {status:?}");
+        assert_eq!(stdout, interrupted_message(name), "SIG{name}");
+        assert_none_with(&marker);
+    }
+}
+
+/// In `call --batch` the signal also ends the batch: the calls after the exec do not run.
+#[test]
+fn a_termination_signal_ends_a_batch() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let batch = json!([
+        {"name": "exec", "arguments": {"command": ["sleep", marker]}},
+        {"name": "exec", "arguments": {"command": ["touch", "second-ran"]}},
+    ]);
+    let args = ["call", "--batch"];
+    let (status, stdout) = signal_during_exec(&ws, &args, &batch.to_string(), &marker, 1, "TERM");
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    assert_eq!(stdout, interrupted_message("TERM"));
+    assert!(!ws.path().join("second-ran").exists());
+    assert_none_with(&marker);
+}

@@ -177,6 +177,15 @@ pub fn kill(pid: i32) {
         .status();
 }
 
+/// Sends signal `name` (`TERM`, `INT`, ...) to `pid`.
+pub fn signal(pid: i32, name: &str) {
+    let status = std::process::Command::new("kill")
+        .args([format!("-{name}"), pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{name} {pid} failed");
+}
+
 /// A `sleep` argument unique to this test process and call, to find the process by.
 pub fn unique_sleep() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
