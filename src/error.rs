@@ -38,6 +38,10 @@ pub enum ErrorKind {
     Usage,
     /// The tool ran out of time: exit 124.
     Timeout,
+    /// agtool was told to stop by this signal (SIGTERM, SIGINT, SIGHUP) and cleaned up first:
+    /// exit 128 + the signal number, like a process the signal had ended, with the message on
+    /// stdout as `Error: ...` (spec 05, "exec (one shot)").
+    Interrupted(i32),
 }
 
 /// A tool's failure: the message (without `Error: `) and tool-specific `--json` fields.
@@ -82,6 +86,7 @@ impl ToolError {
             ErrorKind::Refused => 1,
             ErrorKind::Usage => 2,
             ErrorKind::Timeout => 124,
+            ErrorKind::Interrupted(sig) => 128 + sig,
         }
     }
 }

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli;
 use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::tools::{self, ToolSpec};
 
 use super::schema::{group_enabled, unknown_tool};
@@ -128,7 +128,18 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
         }
     };
     let results: Vec<(String, ToolResult)> = if serial {
-        parsed.iter().map(run).collect()
+        let mut results = Vec::with_capacity(parsed.len());
+        for p in &parsed {
+            let (name, result) = run(p);
+            // A termination signal during an exec ends the batch: the caller wants agtool gone.
+            if let Err(e) = &result
+                && matches!(e.kind, ErrorKind::Interrupted(_))
+            {
+                return result;
+            }
+            results.push((name, result));
+        }
+        results
     } else {
         std::thread::scope(|s| {
             let handles: Vec<_> = parsed.iter().map(|p| s.spawn(move || run(p))).collect();

@@ -6,6 +6,7 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use super::buffer::{HeadTailBuffer, RenderedOutput};
+use super::interrupt::{InterruptWatch, signal_name};
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
     reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
@@ -70,6 +71,14 @@ pub enum ExecError {
     /// The program could not be started (`cannot run <argv0>: <reason>`).
     #[error(transparent)]
     Spawn(#[from] SpawnError),
+    /// agtool received SIGTERM, SIGINT or SIGHUP (the number) while the command ran; the
+    /// command and everything it started were killed (see [`super::interrupt`]). The CLI exits
+    /// with 128 + the signal number.
+    #[error(
+        "interrupted by {}; the command and everything it started were killed",
+        signal_name(*.0)
+    )]
+    Interrupted(i32),
 }
 
 /// The result of a command that ran.
@@ -120,8 +129,11 @@ impl ExecOutcome {
 /// after the command exits, and anything of the tree still alive killed at the end, so a
 /// one-shot call leaves no process behind.
 ///
-/// Errors: [`ExecError`] when the request is invalid or the program cannot be started; a
-/// command that runs and fails is an `Ok` with its exit code.
+/// SIGTERM, SIGINT and SIGHUP to this process while the command runs kill the tree the same
+/// way, then end the call with [`ExecError::Interrupted`].
+///
+/// Errors: [`ExecError`] when the request is invalid, the program cannot be started or a
+/// termination signal came; a command that runs and fails is an `Ok` with its exit code.
 pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     if req.argv.is_empty() || req.argv[0].is_empty() {
         return Err(ExecError::EmptyCommand);
@@ -135,6 +147,9 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         return Err(ExecError::BadWorkdir(dir.display().to_string()));
     }
     let argv = with_prefix(&req.prefix, &req.argv);
+    // Caught from before the spawn, so there is no moment when a signal would end agtool and
+    // leave the new tree running.
+    let watch = InterruptWatch::start();
     let start = Instant::now();
     let mut sp = spawn(
         &argv,
@@ -155,6 +170,19 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let mut killed = false;
 
     loop {
+        if let Some(sig) = watch.as_ref().and_then(InterruptWatch::received) {
+            if !killed {
+                kill_tree(&sp.tree, &mut || {
+                    if status.is_none() {
+                        status = try_reap(&mut sp.child);
+                    }
+                });
+                if status.is_none() {
+                    reap_blocking(&mut sp.child, DRAIN_AFTER_EXIT);
+                }
+            }
+            return Err(ExecError::Interrupted(sig));
+        }
         if status.is_none() {
             status = try_reap(&mut sp.child);
             if status.is_some() {
@@ -192,6 +220,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
             (!eof).then_some(&sp.output),
             sp.pidfd.as_ref(),
             status.is_none(),
+            watch.as_ref().map(InterruptWatch::fd),
             limit - now,
         );
         if ready.output {
@@ -208,6 +237,9 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     }
     if !killed && may_have_survivors(&sp.tree) {
         kill_tree(&sp.tree, &mut || {});
+    }
+    if let Some(sig) = watch.as_ref().and_then(InterruptWatch::received) {
+        return Err(ExecError::Interrupted(sig));
     }
     let wall_time = start.elapsed();
     let code = if timed_out {

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, PipeReader, Read};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -249,15 +249,21 @@ const EXIT_TICK: Duration = Duration::from_millis(10);
 
 /// Waits up to `timeout` for output on `output` (when given) or the child's exit (when `pidfd`
 /// is given; without one the wait is cut to a short tick and `exit` is reported as a hint).
+/// `wake` (an [`InterruptWatch`](super::interrupt::InterruptWatch)'s pipe) also ends the wait
+/// when it becomes readable; the caller asks the watch what happened.
 pub(crate) fn wait_io(
     output: Option<&PipeReader>,
     pidfd: Option<&OwnedFd>,
     watch_exit: bool,
+    wake: Option<BorrowedFd<'_>>,
     timeout: Duration,
 ) -> Ready {
-    let mut fds = Vec::with_capacity(2);
+    let mut fds = Vec::with_capacity(3);
     if let Some(o) = output {
         fds.push(PollFd::new(o, PollFlags::IN));
+    }
+    if let Some(w) = &wake {
+        fds.push(PollFd::new(w, PollFlags::IN));
     }
     let pid_slot = match (watch_exit, pidfd) {
         (true, Some(p)) => {

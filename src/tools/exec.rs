@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::exec::oneshot::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use crate::exec::{ExecError, ExecRequest};
 use crate::tools::{Group, Tool, ToolMeta};
@@ -100,6 +100,11 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
         let outcome = crate::exec::run(&req).map_err(|e| match e {
             ExecError::EmptyCommand | ExecError::BadTimeout(_) => ToolError::usage(e.to_string()),
             ExecError::BadWorkdir(_) | ExecError::Spawn(_) => ToolError::refused(e.to_string()),
+            ExecError::Interrupted(sig) => ToolError {
+                kind: ErrorKind::Interrupted(sig),
+                message: e.to_string(),
+                fields: serde_json::Map::new(),
+            },
         })?;
         Ok(Output::text(outcome.to_text())
             .with("exit_code", outcome.exit_code)

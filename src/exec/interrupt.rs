@@ -1,0 +1,178 @@
+//! Termination signals during a one-shot exec (spec 05, "exec (one shot)": a call leaves no
+//! process behind).
+//!
+//! The command runs in its own session, so a SIGTERM from a harness (`timeout 1 agtool exec
+//! ...`), the SIGINT of Ctrl-C (sent to agtool's foreground process group only) or the SIGHUP
+//! of a closed terminal reach agtool and not the command: with the default action agtool
+//! would die and leave the whole tree running. While an [`InterruptWatch`] is held, those three
+//! signals are caught instead: the handler records the signal and makes a pipe readable, the
+//! exec loop (which polls that pipe beside the command's output) kills the tree the normal way
+//! and reports [`crate::exec::ExecError::Interrupted`]; the CLI then exits with 128 + signal.
+//!
+//! The handler only stores an atomic and writes one byte (both async-signal-safe). The pipe
+//! lives for the rest of the process and is never read while a watch is held, so every
+//! thread polling it wakes; it is drained when the first watch starts. A signal that was
+//! ignored when the watch started (`nohup` ignores SIGHUP) stays ignored. Handlers are reset
+//! to the default by `execve`, so commands start with the dispositions agtool had.
+
+use std::io::{PipeReader, PipeWriter, Read};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use libc::c_int;
+
+/// The signals a one-shot exec catches, with their names for messages.
+pub const CAUGHT: [(c_int, &str); 3] = [
+    (libc::SIGTERM, "SIGTERM"),
+    (libc::SIGINT, "SIGINT"),
+    (libc::SIGHUP, "SIGHUP"),
+];
+
+/// The first caught signal since the watches started; 0 for none.
+static PENDING: AtomicI32 = AtomicI32::new(0);
+
+/// The write end of the wake-up pipe, for the handler; -1 before the pipe exists.
+static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// The wake-up pipe: made once, non-blocking at both ends, never closed (so the handler can
+/// never write into a descriptor that was closed and reused).
+static PIPE: OnceLock<Option<(PipeReader, PipeWriter)>> = OnceLock::new();
+
+/// How many watches are held, and the dispositions to restore when the last one ends.
+static WATCHES: Mutex<(usize, Vec<(c_int, libc::sigaction)>)> = Mutex::new((0, Vec::new()));
+
+extern "C" fn on_signal(sig: c_int) {
+    let _ = PENDING.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
+    let fd = WAKE_FD.load(Ordering::SeqCst);
+    if fd >= 0 {
+        let byte = 1u8;
+        // SAFETY: write(2) is async-signal-safe; `fd` is the pipe's write end, which is never
+        // closed, and the buffer is one byte on this stack. A full pipe (EAGAIN) is fine: it
+        // is readable already.
+        let _ = unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) };
+    }
+}
+
+fn pipe() -> Option<&'static (PipeReader, PipeWriter)> {
+    PIPE.get_or_init(|| {
+        let (reader, writer) = std::io::pipe().ok()?;
+        for fd in [reader.as_fd(), writer.as_fd()] {
+            let flags = rustix::fs::fcntl_getfl(fd).ok()?;
+            rustix::fs::fcntl_setfl(fd, flags | rustix::fs::OFlags::NONBLOCK).ok()?;
+        }
+        WAKE_FD.store(writer.as_raw_fd(), Ordering::SeqCst);
+        Some((reader, writer))
+    })
+    .as_ref()
+}
+
+/// The current disposition of `sig`.
+fn current_action(sig: c_int) -> Option<libc::sigaction> {
+    let mut old = std::mem::MaybeUninit::<libc::sigaction>::zeroed();
+    // SAFETY: a null new action only queries; `old` is valid for writes.
+    let rc = unsafe { libc::sigaction(sig, std::ptr::null(), old.as_mut_ptr()) };
+    // SAFETY: sigaction filled `old` on success (and a zeroed sigaction is a valid value).
+    (rc == 0).then(|| unsafe { old.assume_init() })
+}
+
+/// Sets the disposition of `sig`.
+fn set_action(sig: c_int, action: &libc::sigaction) {
+    // SAFETY: `action` is a fully initialised sigaction whose handler, when not SIG_DFL or
+    // SIG_IGN, is `on_signal` (async-signal-safe) or a disposition saved earlier.
+    unsafe {
+        libc::sigaction(sig, action, std::ptr::null_mut());
+    }
+}
+
+/// The action that runs [`on_signal`], restarting interrupted system calls.
+fn catching_action() -> libc::sigaction {
+    // SAFETY: all-zero is a valid sigaction (SIG_DFL, empty mask, no flags).
+    let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+    action.sa_sigaction = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
+    action.sa_flags = libc::SA_RESTART;
+    // SAFETY: `sa_mask` is a valid sigset_t to initialise.
+    unsafe {
+        libc::sigemptyset(&mut action.sa_mask);
+    }
+    action
+}
+
+/// While held, SIGTERM, SIGINT and SIGHUP are caught (see the module doc). Watches may be
+/// held by several threads at once; the dispositions are restored when the last one drops.
+#[derive(Debug)]
+pub struct InterruptWatch {
+    reader: &'static PipeReader,
+}
+
+impl InterruptWatch {
+    /// Starts catching the signals. None when the wake-up pipe cannot be made (out of file
+    /// descriptors): the signals then keep their default action.
+    pub fn start() -> Option<InterruptWatch> {
+        let (reader, _) = pipe()?;
+        let mut watches = WATCHES.lock().unwrap_or_else(|e| e.into_inner());
+        if watches.0 == 0 {
+            PENDING.store(0, Ordering::SeqCst);
+            let mut sink = [0u8; 64];
+            while matches!((&*reader).read(&mut sink), Ok(n) if n > 0) {}
+            let catching = catching_action();
+            for (sig, _) in CAUGHT {
+                let Some(old) = current_action(sig) else {
+                    continue;
+                };
+                if old.sa_sigaction == libc::SIG_IGN {
+                    continue;
+                }
+                set_action(sig, &catching);
+                watches.1.push((sig, old));
+            }
+        }
+        watches.0 += 1;
+        Some(InterruptWatch { reader })
+    }
+
+    /// The descriptor that becomes readable when a caught signal arrives (poll it for input).
+    pub fn fd(&self) -> BorrowedFd<'static> {
+        self.reader.as_fd()
+    }
+
+    /// The signal number caught since the watches started, if any.
+    pub fn received(&self) -> Option<i32> {
+        match PENDING.load(Ordering::SeqCst) {
+            0 => None,
+            sig => Some(sig),
+        }
+    }
+}
+
+impl Drop for InterruptWatch {
+    fn drop(&mut self) {
+        let mut watches = WATCHES.lock().unwrap_or_else(|e| e.into_inner());
+        watches.0 -= 1;
+        if watches.0 == 0 {
+            for (sig, old) in watches.1.drain(..) {
+                set_action(sig, &old);
+            }
+        }
+    }
+}
+
+/// The name of a caught signal (`SIGTERM`), or `signal <n>`.
+pub fn signal_name(sig: i32) -> String {
+    CAUGHT
+        .iter()
+        .find(|(n, _)| *n == sig)
+        .map_or_else(|| format!("signal {sig}"), |(_, name)| (*name).to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(signal_name(libc::SIGTERM), "SIGTERM");
+        assert_eq!(signal_name(libc::SIGHUP), "SIGHUP");
+        assert_eq!(signal_name(99), "signal 99");
+    }
+}
