@@ -115,14 +115,15 @@ fn root_command() -> Command {
 
 /// The whole command tree: every tool, then the meta commands (help, completions, man).
 pub fn command() -> Command {
-    let mut cmd = root_command();
-    for spec in tools::registry() {
-        cmd = cmd.subcommand(tool_command(&spec));
-    }
-    for meta in commands::meta_commands() {
-        cmd = cmd.subcommand(meta);
-    }
-    cmd
+    whole_tree(commands::meta_commands())
+}
+
+/// The root, every tool, then `metas`.
+fn whole_tree(metas: Vec<Command>) -> Command {
+    let cmd = tools::registry().iter().fold(root_command(), |cmd, spec| {
+        cmd.subcommand(tool_command(spec))
+    });
+    metas.into_iter().fold(cmd, Command::subcommand)
 }
 
 /// The command tree needed to parse `argv`. When `argv[1]` is a subcommand's exact name, only
@@ -147,7 +148,7 @@ pub fn command_for(argv: &[std::ffi::OsString]) -> Command {
     if metas.iter().any(|m| m.get_name() == name) {
         return metas.into_iter().fold(root_command(), Command::subcommand);
     }
-    command()
+    whole_tree(metas)
 }
 
 fn settings(m: &ArgMatches) -> Settings {
