@@ -10,14 +10,16 @@
 # Wall times move with the load of this shared 2-core machine (the same binary measured 4.35 ms
 # of overhead under load and 1.9 ms idle), so part 1 also counts agtool's instructions and page
 # faults (valgrind / perf, when present), which do not depend on the load.
-# Part 1 on the idle machine (hyperfine means of 100 runs):
-#   before (4fcf3c2): exec -- true 2.45 ms, true 0.57 ms: overhead 1.88 ms;
-#                     2,039,000 instructions, 467 page faults (agtool and the child)
-#   after (startup):  exec -- true 2.19 ms, true 0.57 ms: overhead 1.62 ms;
-#                     1,227,000 instructions, 370 page faults
-#   Most of the rest: the dynamic loader applying the binary's 28,600 relative relocations
-#   (tree-sitter grammar tables; about 130 page faults and 0.4 ms), the fork of a 25 MB
-#   process, and the child's own start.
+# Part 1, before (4fcf3c2) and after (branch startup), same machine, measured back to back:
+#   instructions in agtool (callgrind):  2,039,000 -> 1,229,000
+#   page faults (perf, with the child):  451-467  -> 340-371
+#   hyperfine mean overhead over `true`: 1.88-2.71 ms -> 1.62-2.23 ms (idle to lightly loaded;
+#                                        under a parallel cargo build both exceed 4 ms)
+#   Where the rest goes: the dynamic loader applies the binary's 28,600 relative relocations
+#   (PIE; mostly static tables) at every start, about 330,000 instructions and 100-130 page
+#   faults: linking with -no-pie measured 1.88-2.05 ms instead of 2.15-2.21 ms, not done
+#   because it gives up address randomisation of the binary. Then the fork of a 25 MB
+#   process (std forks when pre_exec is set, for setsid) and std's own start-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
