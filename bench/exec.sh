@@ -7,9 +7,10 @@
 #      smallest yield: median and p95 over 100 round trips.
 # Usage: bench/exec.sh [--quick]   (--quick: fewer runs, 20 round trips)
 #
-# Wall times move with the load of this shared 2-core machine (the same binary measured 4.35 ms
-# of overhead under load and 1.9 ms idle), so part 1 also counts agtool's instructions and page
-# faults (valgrind / perf, when present), which do not depend on the load.
+# Wall times move with the load of this shared 2-core machine (the binary of 4fcf3c2 measured
+# 4.35 ms of overhead once, 1.9 ms idle, up to 9.8 ms beside a parallel cargo build), so part 1
+# also counts agtool's instructions and page faults (valgrind / perf, when present), which do
+# not depend on the load.
 # Part 1, before (4fcf3c2) and after (branch startup), same machine, measured back to back:
 #   instructions in agtool (callgrind):  2,039,000 -> 1,229,000
 #   page faults (perf, with the child):  451-467  -> 340-371
@@ -17,8 +18,8 @@
 #                                        under a parallel cargo build both exceed 4 ms)
 #   Where the rest goes: the dynamic loader applies the binary's 28,600 relative relocations
 #   (PIE; mostly static tables) at every start, about 330,000 instructions and 100-130 page
-#   faults: linking with -no-pie measured 1.88-2.05 ms instead of 2.15-2.21 ms, not done
-#   because it gives up address randomisation of the binary. Then the fork of a 25 MB
+#   faults: linked with -no-pie, `exec -- true` took 1.9-2.1 ms instead of 2.2 ms (905,000
+#   instructions); not done, since it gives up address randomisation of the binary. Then the fork of a 25 MB
 #   process (std forks when pre_exec is set, for setsid) and std's own start-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
