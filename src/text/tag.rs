@@ -39,7 +39,7 @@ impl TagHasher {
 
     /// The tag so far, as 8 upper-case hex digits.
     pub fn tag(&self) -> String {
-        format!("{:08X}", self.0)
+        format_tag(self.0)
     }
 }
 
@@ -62,7 +62,12 @@ pub fn fnv1a32(bytes: &[u8]) -> u32 {
 
 /// The content tag of `bytes`: FNV-1a 32 as 8 upper-case hex digits (spec 01).
 pub fn content_tag(bytes: &[u8]) -> String {
-    format!("{:08X}", fnv1a32(bytes))
+    format_tag(fnv1a32(bytes))
+}
+
+/// A 32-bit FNV-1a value as a content tag: 8 upper-case hex digits (spec 01, "Content tag").
+pub fn format_tag(value: u32) -> String {
+    format!("{value:08X}")
 }
 
 /// The anchor hash of one line (spec 02, anchors mode): the low byte of FNV-1a 32 of the line's
@@ -131,13 +136,27 @@ fn hash_blocks(mut h: u32, mut bytes: &[u8]) -> u32 {
 /// One block of `LANES * segment` bytes (`segment` a multiple of [`GROUP`]): the low bytes at
 /// the segment starts, the 8 chains, and their combination (steps 1 to 3 above).
 fn hash_block(h: u32, block: &[u8], segment: usize, planes: &mut Planes) -> u32 {
-    planes.low_bytes(h as u8, block);
+    let (seeds, _) = block_seeds(h as u8, block, segment, planes);
+    finish_block(h, &seeds, block, segment)
+}
+
+/// Step 1 for one block that starts with low byte `low`: the low byte at the start of each of
+/// its `LANES` segments, and the low byte after the block.
+fn block_seeds(low: u8, block: &[u8], segment: usize, planes: &mut Planes) -> ([u8; LANES], u8) {
+    let end = planes.low_bytes(low, block);
     let groups_per_segment = segment / GROUP;
     let mut seeds = [0u8; LANES];
     for (j, seed) in seeds.iter_mut().enumerate() {
         *seed = planes.starts[j * groups_per_segment];
     }
-    let ends = chains(&seeds, block, segment);
+    (seeds, end)
+}
+
+/// Steps 2 and 3 for one block whose segments start with low bytes `seeds`: the state after the
+/// block, from state `h`. Exact when `h`'s low byte is `seeds[0]`; for any other `h` it is still
+/// the same affine map h * P^len + k evaluated at `h` (which [`SplitRun`] uses with h = 0).
+fn finish_block(h: u32, seeds: &[u8; LANES], block: &[u8], segment: usize) -> u32 {
+    let ends = chains(seeds, block, segment);
     let p_segment = PRIME.wrapping_pow(segment as u32);
     seeds.iter().zip(ends).fold(h, |h, (&seed, end)| {
         // h's low byte is `seed` here, so (h - seed) has no low byte: step 2 above.
@@ -145,6 +164,111 @@ fn hash_block(h: u32, block: &[u8], segment: usize, planes: &mut Planes) -> u32 
             .wrapping_mul(p_segment)
             .wrapping_add(end)
     })
+}
+
+/// The hash of a run of bytes as a function of the state it starts from: `h * P^len + k` (mod
+/// 2^32), exact for every starting state whose low byte is the one the run was split for (step 2
+/// in the notes above [`GROUP`]). Consecutive parts compose with [`RunHash::then`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunHash {
+    /// Bytes covered, mod 2^32 (enough: P's powers repeat with a period dividing 2^30).
+    len: u32,
+    k: u32,
+}
+
+impl RunHash {
+    /// No bytes: leaves every state as it is.
+    pub const EMPTY: RunHash = RunHash { len: 0, k: 0 };
+
+    /// This part followed by `next`.
+    pub fn then(self, next: RunHash) -> RunHash {
+        RunHash {
+            len: self.len.wrapping_add(next.len),
+            k: self
+                .k
+                .wrapping_mul(PRIME.wrapping_pow(next.len))
+                .wrapping_add(next.k),
+        }
+    }
+
+    /// The state after the run, from state `h`.
+    pub fn apply(self, h: u32) -> u32 {
+        h.wrapping_mul(PRIME.wrapping_pow(self.len))
+            .wrapping_add(self.k)
+    }
+}
+
+/// A run of bytes hashed in two steps so that two threads can share the work (spec 01,
+/// "Content tag"; used by read-file's scan): [`SplitRun::new`] does the serial part, the low-byte
+/// chain, and [`SplitRun::hash_parts`] the rest, for any range of the run's parts, on any thread;
+/// the parts' [`RunHash`]es compose in order. The run is cut exactly as [`TagHasher::update`]
+/// cuts it: blocks, then a tail of fewer than [`BLOCK_MIN`] bytes (the last part, maybe empty).
+#[derive(Debug, Clone)]
+pub struct SplitRun {
+    /// Per block: its first byte's offset in the run, its segment length in bytes, and the low
+    /// byte at the start of each of its segments.
+    blocks: Vec<(usize, usize, [u8; LANES])>,
+    /// Offset of the tail and the low byte at its start.
+    tail: (usize, u8),
+    /// Low byte after the whole run.
+    end: u8,
+}
+
+impl SplitRun {
+    /// Runs the low-byte chain over `bytes` from low byte `low` (the low byte of the state the run
+    /// will start from).
+    pub fn new(mut low: u8, bytes: &[u8]) -> SplitRun {
+        let mut planes = Planes::new();
+        let mut blocks = Vec::new();
+        let mut at = 0;
+        while bytes.len() - at >= BLOCK_MIN {
+            let segment = ((bytes.len() - at) / LANES / GROUP * GROUP).min(MAX_SEGMENT);
+            let block = &bytes[at..at + segment * LANES];
+            let (seeds, end) = block_seeds(low, block, segment, &mut planes);
+            blocks.push((at, segment, seeds));
+            low = end;
+            at += block.len();
+        }
+        let tail = (at, low);
+        // The tail's low bytes alone: the same chain as step 1, byte by byte.
+        let end = bytes[at..]
+            .iter()
+            .fold(low, |l, &b| (l ^ b).wrapping_mul(PRIME as u8));
+        SplitRun { blocks, tail, end }
+    }
+
+    /// The low byte of the state after the run (where the next run starts).
+    pub fn end_low_byte(&self) -> u8 {
+        self.end
+    }
+
+    /// Number of parts: the blocks, then the tail.
+    pub fn parts(&self) -> usize {
+        self.blocks.len() + 1
+    }
+
+    /// The hash of parts `range` of `bytes` (the same bytes given to [`SplitRun::new`]).
+    pub fn hash_parts(&self, bytes: &[u8], range: std::ops::Range<usize>) -> RunHash {
+        range.fold(RunHash::EMPTY, |acc, part| {
+            let next = match self.blocks.get(part) {
+                Some(&(at, segment, seeds)) => RunHash {
+                    len: (segment * LANES) as u32,
+                    // The block's affine map evaluated at 0 is its constant term.
+                    k: finish_block(0, &seeds, &bytes[at..at + segment * LANES], segment),
+                },
+                None => {
+                    let (at, low) = self.tail;
+                    let tail = &bytes[at..];
+                    let len = tail.len() as u32;
+                    let from_low = serial(u32::from(low), tail);
+                    let k =
+                        from_low.wrapping_sub(u32::from(low).wrapping_mul(PRIME.wrapping_pow(len)));
+                    RunHash { len, k }
+                }
+            };
+            acc.then(next)
+        })
+    }
 }
 
 /// Runs FNV-1a over segment j of `block` (`segment` bytes) from the bare low byte `seeds[j]`, the
@@ -185,12 +309,13 @@ impl Planes {
     }
 
     /// Fills `starts` with the low byte at the start of each group of `block` (a whole number of
-    /// groups, at most [`MAX_GROUPS`]) when the block starts with low byte `low`. Works plane by
+    /// groups, at most [`MAX_GROUPS`]) when the block starts with low byte `low`; returns the low
+    /// byte after the block. Works plane by
     /// plane over the whole block rather than group by group: the groups of one plane then only
     /// wait on each other for one xor (the running bit), so the CPU overlaps them.
     // The loops walk several parallel per-group arrays by group index.
     #[allow(clippy::needless_range_loop)]
-    fn low_bytes(&mut self, low: u8, block: &[u8]) {
+    fn low_bytes(&mut self, low: u8, block: &[u8]) -> u8 {
         let n = block.len() / GROUP;
         for (i, group) in block.chunks_exact(GROUP).enumerate() {
             let planes = bit_planes(group.try_into().expect("a whole group"));
@@ -204,30 +329,30 @@ impl Planes {
         let mut g = [0u64; MAX_GROUPS];
         let mut c0 = [0u64; MAX_GROUPS];
         let mut c1 = [0u64; MAX_GROUPS];
-        self.plane(0, low, &g, n);
+        let mut end = self.plane(0, low, &g, n);
         // Column k adds x[k] (from x), x[k-1] (2x), x[k-4] (16x), x[k-7] (128x) and the carry;
         // g_k is that column without x[k], mod 2.
         let x = &self.x;
         g[..n].copy_from_slice(&x[0][..n]);
-        self.plane(1, low, &g, n);
+        end |= self.plane(1, low, &g, n) << 1;
         let x = &self.x;
         for i in 0..n {
             c0[i] = x[1][i] & x[0][i];
             g[i] = x[1][i] ^ c0[i];
         }
-        self.plane(2, low, &g, n);
+        end |= self.plane(2, low, &g, n) << 2;
         let x = &self.x;
         for i in 0..n {
             c0[i] = full_add(x[2][i], x[1][i], c0[i]).1;
             g[i] = x[2][i] ^ c0[i];
         }
-        self.plane(3, low, &g, n);
+        end |= self.plane(3, low, &g, n) << 3;
         let x = &self.x;
         for i in 0..n {
             c0[i] = full_add(x[3][i], x[2][i], c0[i]).1;
             g[i] = x[3][i] ^ x[0][i] ^ c0[i];
         }
-        self.plane(4, low, &g, n);
+        end |= self.plane(4, low, &g, n) << 4;
         for k in 5..8 {
             let x = &self.x;
             for i in 0..n {
@@ -239,14 +364,15 @@ impl Planes {
                 let from_128x = if k == 7 { x[0][i] } else { 0 };
                 g[i] = x[k - 1][i] ^ x[k - 4][i] ^ from_128x ^ c0[i];
             }
-            self.plane(k, low, &g, n);
+            end |= self.plane(k, low, &g, n) << k;
         }
+        end
     }
 
     /// Plane k for the first `n` groups: L[k] is the running xor of b[k] ^ g_k, starting from bit
     /// k of `low`; stores x[k] = L[k] ^ b[k] and adds bit k of each group's starting low byte.
     #[inline(always)]
-    fn plane(&mut self, k: usize, low: u8, g: &[u64; MAX_GROUPS], n: usize) {
+    fn plane(&mut self, k: usize, low: u8, g: &[u64; MAX_GROUPS], n: usize) -> u8 {
         let mut inclusive = [0u64; MAX_GROUPS];
         for ((p, &b), &g) in inclusive[..n].iter_mut().zip(&self.b[k][..n]).zip(&g[..n]) {
             *p = prefix_xor(b ^ g);
@@ -264,6 +390,7 @@ impl Planes {
             *x = (p << 1) ^ bit.wrapping_neg() ^ b;
             bit ^= p >> 63;
         }
+        bit as u8
     }
 }
 
@@ -430,6 +557,40 @@ mod tests {
             }
             assert_eq!(h.value(), want, "chunks of {size}");
         }
+    }
+
+    #[test]
+    fn split_run_in_any_two_parts_equals_serial() {
+        for len in [0, 5, BLOCK_MIN, BLOCK_MIN + 3, 4096 * 3 + 1000, 70_000] {
+            let bytes = noise(len, len as u64 + 11);
+            for start in [OFFSET, 0x0000_00FF, 0xABCD_EF00] {
+                let run = SplitRun::new(start as u8, &bytes);
+                let want = serial(start, &bytes);
+                assert_eq!(run.end_low_byte(), want as u8, "len {len}");
+                for cut in 0..=run.parts() {
+                    let first = run.hash_parts(&bytes, 0..cut);
+                    let second = run.hash_parts(&bytes, cut..run.parts());
+                    assert_eq!(first.then(second).apply(start), want, "len {len} cut {cut}");
+                    assert_eq!(
+                        second.apply(first.apply(start)),
+                        want,
+                        "len {len} cut {cut}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn split_runs_chain_like_update() {
+        // Runs of a stream split one after the other, each from the previous run's end.
+        let bytes = noise(50_000, 21);
+        let mut h = OFFSET;
+        for run_bytes in bytes.chunks(9_999) {
+            let run = SplitRun::new(h as u8, run_bytes);
+            h = run.hash_parts(run_bytes, 0..run.parts()).apply(h);
+        }
+        assert_eq!(h, serial(OFFSET, &bytes));
     }
 
     proptest! {
