@@ -8,7 +8,7 @@ use std::io::{self, Read};
 
 use super::editable::{BINARY_SNIFF_BYTES, TextEncoding, sniff_bom};
 use super::render::MAX_LINE_BYTES;
-use super::tag::TagHasher;
+use super::tag::{RunHash, SplitRun, TagHasher, format_tag};
 
 const CHUNK: usize = 256 * 1024;
 /// Bytes kept of each shown line: enough to cut at a char boundary at or before 500 bytes.
@@ -79,13 +79,34 @@ struct LineState {
 }
 
 /// Files at least this big are hashed on a second thread while this one reads, validates and
-/// splits lines: FNV-1a is a serial chain of one xor and one multiply per byte, the slowest
-/// part of the pass, so running it beside the rest makes the pass cost about the hash alone.
+/// splits lines. FNV-1a's only serial part is the low-byte chain (see `text::tag`): the second
+/// thread runs it and about half of the rest of the hash; this thread finishes the other half of
+/// each chunk when the chunk's buffer comes back, which keeps both threads about equally busy.
 /// Smaller files are not worth a thread.
 pub const PARALLEL_HASH_MIN_BYTES: u64 = 4 * 1024 * 1024;
 /// Chunks in flight between the reading and the hashing thread (bounds memory: at most this
 /// many + 1 buffers of [`CHUNK`] bytes).
 const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// A chunk back from the hashing thread: its low-byte chain is done, and so is the hash of its
+/// parts before `split`.
+struct Hashed {
+    chunk: Vec<u8>,
+    run: SplitRun,
+    first: RunHash,
+    split: usize,
+}
+
+impl Hashed {
+    /// Hashes the remaining parts; returns the state after the chunk, from state `h` (the state
+    /// before it), and the buffer for reuse.
+    fn finish(self, h: u32) -> (u32, Vec<u8>) {
+        let rest = self
+            .run
+            .hash_parts(&self.chunk, self.split..self.run.parts());
+        (self.first.then(rest).apply(h), self.chunk)
+    }
+}
 
 /// Scans `reader` (whose total size is `size` bytes, for messages and for choosing the
 /// strategy) once.
@@ -112,35 +133,51 @@ fn scan_serial(mut reader: impl Read, size: u64, window: Window) -> Result<Scan,
     pass.finish(hasher.tag())
 }
 
-/// The same pass with the hash on a second thread. Buffers go to the hasher after this thread
-/// has processed them and come back for reuse, so memory stays at a few chunks.
+/// The same pass with the hash shared with a second thread. Buffers go to the hasher after this
+/// thread has processed them and come back, in order, for this thread to finish their hash and
+/// reuse them, so memory stays at a few chunks.
 fn scan_hashing_beside(mut reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
     std::thread::scope(|scope| {
         let (to_hash, chunks) = std::sync::mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
-        let (give_back, free) = std::sync::mpsc::channel::<Vec<u8>>();
+        let (give_back, free) = std::sync::mpsc::channel::<Hashed>();
         let hasher = scope.spawn(move || {
-            let mut hasher = TagHasher::new();
+            let mut low = TagHasher::new().value() as u8;
             for chunk in chunks {
-                hasher.update(&chunk);
+                let run = SplitRun::new(low, &chunk);
+                low = run.end_low_byte();
+                let split = run.parts() / 2;
+                let first = run.hash_parts(&chunk, 0..split);
                 // The reader may have stopped early and dropped its end: nothing to do then.
-                let _ = give_back.send(chunk);
+                let _ = give_back.send(Hashed {
+                    chunk,
+                    run,
+                    first,
+                    split,
+                });
             }
-            hasher
         });
+        let stopped = || ScanStop::Io(io::Error::other("the hashing thread stopped"));
+        let mut h = TagHasher::new().value();
         let mut pass = Pass::new(window, size);
         let mut allocated = 0;
         let outcome = loop {
             let mut buf = match free.try_recv() {
-                Ok(buf) => buf,
+                Ok(hashed) => {
+                    let (next, buf) = hashed.finish(h);
+                    h = next;
+                    buf
+                }
                 Err(_) if allocated <= CHUNKS_IN_FLIGHT => {
                     allocated += 1;
                     Vec::with_capacity(CHUNK)
                 }
                 Err(_) => match free.recv() {
-                    Ok(buf) => buf,
-                    Err(_) => {
-                        break Err(ScanStop::Io(io::Error::other("the hashing thread stopped")));
+                    Ok(hashed) => {
+                        let (next, buf) = hashed.finish(h);
+                        h = next;
+                        buf
                     }
+                    Err(_) => break Err(stopped()),
                 },
             };
             buf.resize(CHUNK, 0);
@@ -156,15 +193,21 @@ fn scan_hashing_beside(mut reader: impl Read, size: u64, window: Window) -> Resu
                 break Err(stop);
             }
             if to_hash.send(buf).is_err() {
-                break Err(ScanStop::Io(io::Error::other("the hashing thread stopped")));
+                break Err(stopped());
             }
         };
         drop(to_hash);
-        let hasher = hasher
+        if outcome.is_ok() {
+            // The chunks still with the hasher come back in order once it has seen them all.
+            for hashed in free.iter() {
+                h = hashed.finish(h).0;
+            }
+        }
+        hasher
             .join()
             .map_err(|_| ScanStop::Io(io::Error::other("the hashing thread panicked")))?;
         outcome?;
-        pass.finish(hasher.tag())
+        pass.finish(format_tag(h))
     })
 }
 
