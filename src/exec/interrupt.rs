@@ -157,6 +157,31 @@ impl Drop for InterruptWatch {
     }
 }
 
+/// Ends this process by `sig` when it is SIGINT, after the command was killed and the message
+/// printed: the default action is restored and the signal raised again, so the parent sees a
+/// death by SIGINT (a shell's `$?` is still 130). Shells running a script wait for their
+/// foreground child after Ctrl-C and stop the script only if that child died of SIGINT; a
+/// child that exits 130 is taken to have handled the key, and the script goes on ("wait and
+/// cooperative exit"). SIGTERM and SIGHUP have no such convention: for them (and if the raise
+/// does not end the process) this returns and the caller exits with 128 + `sig`.
+pub fn end_by_sigint(sig: i32) {
+    if sig != libc::SIGINT {
+        return;
+    }
+    // SAFETY: all-zero is a valid sigaction (SIG_DFL, empty mask, no flags).
+    let default: libc::sigaction = unsafe { std::mem::zeroed() };
+    set_action(sig, &default);
+    // SAFETY: the set is initialised by sigemptyset before use; unblocking SIGINT in this
+    // thread and raising it are plain system calls with no memory effects.
+    unsafe {
+        let mut set = std::mem::MaybeUninit::<libc::sigset_t>::zeroed();
+        libc::sigemptyset(set.as_mut_ptr());
+        libc::sigaddset(set.as_mut_ptr(), sig);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, set.as_ptr(), std::ptr::null_mut());
+        libc::raise(sig);
+    }
+}
+
 /// The name of a caught signal (`SIGTERM`), or `signal <n>`.
 pub fn signal_name(sig: i32) -> String {
     CAUGHT
