@@ -125,3 +125,23 @@ fn after_sigint_the_shell_sees_130_and_one_line() {
     );
     assert_none_with(&marker);
 }
+
+/// SIGQUIT (Ctrl-\ in a terminal, the harder Ctrl-C) also ends agtool: the command's tree
+/// must not be left running, and the shell sees 128 + SIGQUIT with the one line.
+#[test]
+fn sigquit_kills_the_tree_too() {
+    let ws = Workspace::new();
+    let marker = unique_sleep();
+    let agtool = assert_cmd::cargo::cargo_bin("agtool");
+    let script = format!(
+        "'{}' exec --timeout-ms 60000 -- sh -c 'sleep {marker} & sleep {marker}' 2>/dev/null; echo \"status $?\"",
+        agtool.display()
+    );
+    let (status, stdout) = signal_the_job(&ws, &script, &marker, "QUIT", Target::Agtool);
+    assert!(status.success(), "{status:?}");
+    assert_eq!(
+        stdout,
+        "Error: interrupted by SIGQUIT; the command and everything it started were killed\nstatus 131\n"
+    );
+    assert_none_with(&marker);
+}
