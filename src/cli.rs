@@ -188,11 +188,31 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     if let Some(spec) = tools::find(name) {
         let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
         let passed_through = passed_exit_code(sub, &result);
+        let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);
+        if let Some(sig) = interrupted {
+            crate::exec::interrupt::end_by_sigint(sig);
+        }
         return passed_through.unwrap_or(code);
     }
     let result = commands::run(name, sub, &ctx);
-    print_result(ctx.json, result)
+    let interrupted = interrupted_by(&result);
+    let code = print_result(ctx.json, result);
+    if let Some(sig) = interrupted {
+        crate::exec::interrupt::end_by_sigint(sig);
+    }
+    code
+}
+
+/// The signal that interrupted the call (spec 05, one-shot exec), if one did.
+fn interrupted_by(result: &ToolResult) -> Option<i32> {
+    match result {
+        Err(ToolError {
+            kind: ErrorKind::Interrupted(sig),
+            ..
+        }) => Some(*sig),
+        _ => None,
+    }
 }
 
 /// With `--exit-code` (exec, spec 05: "for scripts"), the command's own exit code, which the

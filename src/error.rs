@@ -38,7 +38,7 @@ pub enum ErrorKind {
     Usage,
     /// The tool ran out of time: exit 124.
     Timeout,
-    /// agtool was told to stop by this signal (SIGTERM, SIGINT, SIGHUP) and cleaned up first:
+    /// agtool was told to stop by this signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT) and cleaned up first:
     /// exit 128 + the signal number, like a process the signal had ended, with the message on
     /// stdout as `Error: ...` (spec 05, "exec (one shot)").
     Interrupted(i32),

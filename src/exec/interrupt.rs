@@ -2,10 +2,10 @@
 //! process behind).
 //!
 //! The command runs in its own session, so a SIGTERM from a harness (`timeout 1 agtool exec
-//! ...`), the SIGINT of Ctrl-C (sent to agtool's foreground process group only) or the SIGHUP
-//! of a closed terminal reach agtool and not the command: with the default action agtool
-//! would die and leave the whole tree running. While an [`InterruptWatch`] is held, those three
-//! signals are caught instead: the handler records the signal and makes a pipe readable, the
+//! ...`), the SIGINT of Ctrl-C or SIGQUIT of Ctrl-\ (sent to agtool's foreground process
+//! group only) or the SIGHUP of a closed terminal reach agtool and not the command: with the
+//! default action agtool would die and leave the whole tree running. While an
+//! [`InterruptWatch`] is held, those four signals are caught instead: the handler records the signal and makes a pipe readable, the
 //! exec loop (which polls that pipe beside the command's output) kills the tree the normal way
 //! and reports [`crate::exec::ExecError::Interrupted`]; the CLI then exits with 128 + signal.
 //!
@@ -23,10 +23,12 @@ use std::sync::{Mutex, OnceLock};
 use libc::c_int;
 
 /// The signals a one-shot exec catches, with their names for messages.
-pub const CAUGHT: [(c_int, &str); 3] = [
+pub const CAUGHT: [(c_int, &str); 4] = [
     (libc::SIGTERM, "SIGTERM"),
     (libc::SIGINT, "SIGINT"),
     (libc::SIGHUP, "SIGHUP"),
+    // Ctrl-\ in a terminal: the harder Ctrl-C, which would otherwise leave the tree running.
+    (libc::SIGQUIT, "SIGQUIT"),
 ];
 
 /// The first caught signal since the watches started; 0 for none.
@@ -98,7 +100,7 @@ fn catching_action() -> libc::sigaction {
     action
 }
 
-/// While held, SIGTERM, SIGINT and SIGHUP are caught (see the module doc). Watches may be
+/// While held, SIGTERM, SIGINT, SIGHUP and SIGQUIT are caught (see the module doc). Watches may be
 /// held by several threads at once; the dispositions are restored when the last one drops.
 #[derive(Debug)]
 pub struct InterruptWatch {
@@ -154,6 +156,31 @@ impl Drop for InterruptWatch {
                 set_action(sig, &old);
             }
         }
+    }
+}
+
+/// Ends this process by `sig` when it is SIGINT, after the command was killed and the message
+/// printed: the default action is restored and the signal raised again, so the parent sees a
+/// death by SIGINT (a shell's `$?` is still 130). Shells running a script wait for their
+/// foreground child after Ctrl-C and stop the script only if that child died of SIGINT; a
+/// child that exits 130 is taken to have handled the key, and the script goes on ("wait and
+/// cooperative exit"). SIGTERM and SIGHUP have no such convention: for them (and if the raise
+/// does not end the process) this returns and the caller exits with 128 + `sig`.
+pub fn end_by_sigint(sig: i32) {
+    if sig != libc::SIGINT {
+        return;
+    }
+    // SAFETY: all-zero is a valid sigaction (SIG_DFL, empty mask, no flags).
+    let default: libc::sigaction = unsafe { std::mem::zeroed() };
+    set_action(sig, &default);
+    // SAFETY: the set is initialised by sigemptyset before use; unblocking SIGINT in this
+    // thread and raising it are plain system calls with no memory effects.
+    unsafe {
+        let mut set = std::mem::MaybeUninit::<libc::sigset_t>::zeroed();
+        libc::sigemptyset(set.as_mut_ptr());
+        libc::sigaddset(set.as_mut_ptr(), sig);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, set.as_ptr(), std::ptr::null_mut());
+        libc::raise(sig);
     }
 }
 

@@ -71,7 +71,7 @@ pub enum ExecError {
     /// The program could not be started (`cannot run <argv0>: <reason>`).
     #[error(transparent)]
     Spawn(#[from] SpawnError),
-    /// agtool received SIGTERM, SIGINT or SIGHUP (the number) while the command ran; the
+    /// agtool received SIGTERM, SIGINT, SIGHUP or SIGQUIT (the number) while the command ran; the
     /// command and everything it started were killed (see [`super::interrupt`]). The CLI exits
     /// with 128 + the signal number.
     #[error(
@@ -129,7 +129,7 @@ impl ExecOutcome {
 /// after the command exits, and anything of the tree still alive killed at the end, so a
 /// one-shot call leaves no process behind.
 ///
-/// SIGTERM, SIGINT and SIGHUP to this process while the command runs kill the tree the same
+/// SIGTERM, SIGINT, SIGHUP and SIGQUIT to this process while the command runs kill the tree the same
 /// way, then end the call with [`ExecError::Interrupted`].
 ///
 /// Errors: [`ExecError`] when the request is invalid, the program cannot be started or a
