@@ -94,13 +94,39 @@ fn tool_command(spec: &ToolSpec) -> Command {
                     "All arguments as one JSON object (- reads it from stdin, @FILE from a file)",
                 ),
         );
+    let schema = (spec.schema)();
     cmd.mut_args(|a| {
-        if a.is_required_set() && a.get_id() != "args" {
+        let a = if a.is_required_set() && a.get_id() != "args" {
             a.required(false).required_unless_present("args")
         } else {
             a
-        }
+        };
+        cli_value_rules(a, schema)
     })
+}
+
+/// Two rules for every value a tool flag or positional takes, so that the characters the
+/// caller passes are the characters used (spec 01):
+/// - a value may start with `-` (`--old '- item'`, `--content --x`, `grep '-> Result'`):
+///   tool values are text, never flags in disguise; the cost is that a flag given right after
+///   a flag that still waits for its value is taken as that value (and then named by
+///   validation when it has the wrong type);
+/// - a boolean flag given bare (`--dry-run`) means `true`; `--dry-run false` still works, and a
+///   bare boolean flag never swallows the flag after it.
+fn cli_value_rules(a: Arg, schema: &Value) -> Arg {
+    if !a.get_action().takes_values() || a.get_id() == "args" {
+        return a;
+    }
+    let is_bool = schema
+        .pointer(&format!("/properties/{}/type", a.get_id()))
+        .and_then(Value::as_str)
+        == Some("boolean");
+    if is_bool {
+        // No hyphen values here: `--recursive --dry-run` must stay two flags.
+        a.num_args(0..=1).default_missing_value("true")
+    } else {
+        a.allow_hyphen_values(true)
+    }
 }
 
 /// The top-level command with its global flags and no subcommands.

@@ -20,7 +20,7 @@ use crate::error::ToolError;
 
 /// The JSON Schema of `T` as tools export it: draft-07 keywords, subschemas inlined,
 /// properties in declaration order, no `$schema`/`title`, and `Option<T>` shown as `T` (an
-/// absent field means the default; `null` is not accepted).
+/// absent field means the default; a `null` is taken as absent, see [`normalize_json`]).
 pub fn schema_for<T: schemars::JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft07()
         .with(|s| {
@@ -37,7 +37,7 @@ pub fn schema_for<T: schemars::JsonSchema>() -> Value {
     schema
 }
 
-/// Removes `null` alternatives and integer `format` noise, recursively.
+/// Removes `null` alternatives, `default: null` and integer `format` noise, recursively.
 fn tidy(node: &mut Value) {
     let Value::Object(map) = node else {
         if let Value::Array(items) = node {
@@ -66,6 +66,9 @@ fn tidy(node: &mut Value) {
                 map.entry(k).or_insert(v);
             }
         }
+    }
+    if map.get("default").is_some_and(Value::is_null) {
+        map.remove("default");
     }
     if map
         .get("format")
@@ -99,6 +102,33 @@ pub fn cached_schema<T: schemars::JsonSchema + 'static>() -> &'static Value {
     let schema: &'static Value = Box::leak(Box::new(schema_for::<T>()));
     cache.push((id, schema));
     schema
+}
+
+/// Brings JSON arguments from model APIs to the shape the schemas describe, before validation:
+/// an object member whose value is `null` is dropped (OpenAI's strict mode sends `null` for
+/// every optional field it leaves out; no schema here accepts `null`, so absent is the only
+/// meaning it can have), and a number with a zero fraction (`2.0`, an integer to JSON Schema)
+/// becomes an integer. Applies at every depth; nothing else changes.
+pub fn normalize_json(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(normalize_json);
+        }
+        Value::Array(items) => items.iter_mut().for_each(normalize_json),
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+            if let Some(f) = n.as_f64()
+                && f.fract() == 0.0
+            {
+                if f >= 0.0 && f <= u64::MAX as f64 {
+                    *value = Value::from(f as u64);
+                } else if f < 0.0 && f >= i64::MIN as f64 {
+                    *value = Value::from(f as i64);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Validates `value` against `schema`, reporting every violation at once, one line each, as

@@ -133,7 +133,8 @@ impl ToolSpec {
     }
 }
 
-fn run_json<T: Tool>(ctx: &Ctx, value: Value) -> ToolResult {
+fn run_json<T: Tool>(ctx: &Ctx, mut value: Value) -> ToolResult {
+    args::normalize_json(&mut value);
     args::validate(args::cached_schema::<T::Args>(), &value)?;
     let parsed: T::Args = serde_json::from_value(value)
         .map_err(|e| ToolError::usage(format!("invalid arguments for {}: {e}", T::NAME)))?;
