@@ -58,10 +58,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l offset -d 'F
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l limit -d 'Most lines to show (default 2000)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l mode -d 'slice (default) or indentation' -r -f -a "slice\t''
 indentation\t''"
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l indentation -d 'Indentation-mode options, as a JSON object on the command line' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l anchors -d 'Print each line as <n>:<hh>|text, anchors for edit-lines (default false)' -r -f -a "true\t''
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l indentation -d 'Indentation-mode options (an object; given as JSON on the command line)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l anchors -d 'Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false)' -r -f -a "true\t''
 false\t''"
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l tail -d 'Show the last N lines instead (cannot be combined with offset; CLI default 400)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l tail -d 'Show the last N lines instead, e.g. 400 (cannot be combined with offset)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r

@@ -71,13 +71,13 @@ pub struct ReadFileArgs {
     /// slice (default) or indentation.
     #[arg(long, value_enum)]
     pub mode: Option<Mode>,
-    /// Indentation-mode options, as a JSON object on the command line.
+    /// Indentation-mode options (an object; given as JSON on the command line).
     #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<Indentation>)]
     pub indentation: Option<Indentation>,
-    /// Print each line as <n>:<hh>|text, anchors for edit-lines (default false).
+    /// Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false).
     #[arg(long)]
     pub anchors: Option<bool>,
-    /// Show the last N lines instead (cannot be combined with offset; CLI default 400).
+    /// Show the last N lines instead, e.g. 400 (cannot be combined with offset).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "400")]
     #[schemars(range(min = 1))]
     pub tail: Option<u64>,

@@ -95,9 +95,17 @@ impl Config {
     /// Parses one TOML file's text; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &Path) -> Result<Config, String> {
         toml::from_str(text).map_err(|e| {
+            // The message alone ("expected a boolean") does not say which key; the line it
+            // points at does.
+            let place = e.span().map(|span| {
+                let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                let line = text.lines().nth(line_no - 1).unwrap_or_default().trim();
+                format!(" line {line_no} (`{line}`)")
+            });
             format!(
-                "invalid configuration in {}: {}",
+                "invalid configuration in {}{}: {}",
                 origin.display(),
+                place.unwrap_or_default(),
                 e.message()
             )
         })
@@ -194,6 +202,19 @@ mod tests {
         assert!(err.contains("frshness"), "{err}");
         let err = Config::parse("[exec]\nprefx = []\n", Path::new("c.toml")).unwrap_err();
         assert!(err.contains("prefx"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_line_and_key() {
+        let text = "# settings\n[exec]\ntimeout_ms = \"soon\"\n";
+        let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
+        assert!(
+            err.contains("c.toml line 3 (`timeout_ms = \"soon\"`)"),
+            "{err}"
+        );
+        let err = Config::parse("freshness = \"no\"\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.contains("line 1 (`freshness = \"no\"`)"), "{err}");
+        assert!(err.contains("expected a boolean"), "{err}");
     }
 
     #[test]
