@@ -347,6 +347,18 @@ mod tests {
     }
 
     #[test]
+    fn a_shell_line_as_the_program_name_gets_a_hint() {
+        let err = run(&ExecRequest::new(vec!["ls -la".into()])).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("cannot run ls -la: "), "{msg}");
+        assert!(msg.contains("not a shell line"), "{msg}");
+        assert!(msg.contains("[\"sh\", \"-c\", LINE]"), "{msg}");
+        // A plain missing name keeps the short reason.
+        let err = run(&ExecRequest::new(vec!["agtool-no-such-program".into()])).unwrap_err();
+        assert!(err.to_string().ends_with("not found on PATH"), "{err}");
+    }
+
+    #[test]
     fn a_file_that_is_not_executable_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("script.sh");

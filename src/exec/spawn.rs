@@ -160,6 +160,12 @@ fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> Str
     };
     let is_path = argv0.contains('/');
     match e.kind() {
+        // `["ls -la"]`: a whole shell line given as the program name.
+        io::ErrorKind::NotFound if argv.len() == 1 && argv0.contains(char::is_whitespace) => {
+            "no program has that name; the command is a list of arguments, not a shell line: \
+             give each word separately, or run it through a shell as [\"sh\", \"-c\", LINE]"
+                .into()
+        }
         io::ErrorKind::NotFound if !is_path => "not found on PATH".into(),
         io::ErrorKind::NotFound if target().is_file() => {
             "its interpreter (the #! line) was not found".into()
