@@ -109,18 +109,13 @@ fn bare_boolean_flags_in_a_row_stay_separate_flags() {
     let ws = Ws::new();
     ws.mkdir("build/sub");
     ws.write("build/sub/x.o", "x");
-    let out = ws.run(&["delete-path", "build", "--recursive", "--dry-run"]);
-    out.code(0);
-    assert!(
-        ws.path("build/sub/x.o").exists(),
-        "a dry run deleted: {}",
-        out.out
-    );
-    let out = ws.run(&["delete-path", "build", "--dry-run", "--recursive"]);
-    out.code(0);
-    assert!(
-        ws.path("build/sub/x.o").exists(),
-        "a dry run deleted: {}",
-        out.out
-    );
+    for flags in [["--recursive", "--dry-run"], ["--dry-run", "--recursive"]] {
+        let out = ws.run(&["delete-path", "build", flags[0], flags[1]]);
+        out.code(0);
+        assert!(
+            ws.path("build/sub/x.o").exists(),
+            "a dry run deleted: {}",
+            out.out
+        );
+    }
 }

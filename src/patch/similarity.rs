@@ -88,22 +88,7 @@ fn profile(line: &str, grams: &mut Vec<u64>) {
 
 /// Dice coefficient of two sorted bigram multisets, in 0.0..=1.0; two blank lines score 1.
 fn dice(a: &[u64], b: &[u64]) -> f64 {
-    if a.is_empty() && b.is_empty() {
-        return 1.0;
-    }
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    2.0 * common as f64 / (a.len() + b.len()) as f64
+    crate::text::dice::dice_sorted(a, b).unwrap_or(1.0)
 }
 
 #[cfg(test)]

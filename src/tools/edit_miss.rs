@@ -482,24 +482,9 @@ fn bigrams(s: &str) -> Vec<(char, char)> {
     v
 }
 
-/// Dice coefficient of two sorted bigram multisets.
+/// Dice coefficient of two sorted bigram multisets; 0 when either is empty.
 fn dice(a: &[(char, char)], b: &[(char, char)]) -> f64 {
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let (mut i, mut j, mut common) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    2.0 * common as f64 / (a.len() + b.len()) as f64
+    crate::text::dice::dice_sorted(a, b).unwrap_or(0.0)
 }
 
 #[cfg(test)]
