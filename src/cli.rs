@@ -75,6 +75,21 @@ fn global_args(cmd: Command) -> Command {
             .global(true)
             .help("Override every tool's default timeout, in milliseconds"),
     )
+    .arg(
+        Arg::new("notes_dir")
+            .long("notes-dir")
+            .value_name("DIR")
+            .global(true)
+            .help("The notes store [default: .agent-state/notes, or config notes.dir]"),
+    )
+    .arg(
+        Arg::new("skills_dir")
+            .long("skills-dir")
+            .value_name("DIR")
+            .action(ArgAction::Append)
+            .global(true)
+            .help("A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]"),
+    )
 }
 
 /// The subcommand for one tool: its own flags plus `--args`.
@@ -146,10 +161,37 @@ pub fn command() -> Command {
 
 /// The root, every tool, then `metas`.
 fn whole_tree(metas: Vec<Command>) -> Command {
-    let cmd = tools::registry().iter().fold(root_command(), |cmd, spec| {
-        cmd.subcommand(tool_command(spec))
-    });
+    let mut cmd = root_command();
+    let registry = tools::registry();
+    let mut parents_done: Vec<&str> = Vec::new();
+    for spec in &registry {
+        match spec.parent {
+            None => cmd = cmd.subcommand(tool_command(spec)),
+            Some(parent) if !parents_done.contains(&parent) => {
+                parents_done.push(parent);
+                cmd = cmd.subcommand(parent_command(parent, &registry));
+            }
+            Some(_) => {}
+        }
+    }
     metas.into_iter().fold(cmd, Command::subcommand)
+}
+
+/// A command whose subcommands are tools (`notes` with `list`, `read`, `write`, `delete`:
+/// see [`tools::Tool::CLI_PARENT`]).
+fn parent_command(parent: &'static str, registry: &[ToolSpec]) -> Command {
+    let examples: Vec<&str> = registry
+        .iter()
+        .filter(|t| t.parent == Some(parent))
+        .filter_map(|t| t.meta.examples.lines().next())
+        .collect();
+    registry.iter().filter(|t| t.parent == Some(parent)).fold(
+        Command::new(parent)
+            .about(tools::parent_about(parent))
+            .subcommand_required(true)
+            .after_help(format!("Examples:\n{}", examples.join("\n"))),
+        |cmd, spec| cmd.subcommand(tool_command(spec)),
+    )
 }
 
 /// The command tree needed to parse `argv`. When `argv[1]` is a subcommand's exact name, only
@@ -164,11 +206,18 @@ pub fn command_for(argv: &[std::ffi::OsString]) -> Command {
     let Some(name) = argv.get(1).and_then(|a| a.to_str()) else {
         return command();
     };
-    if let Some(spec) = tools::registry()
-        .into_iter()
-        .find(|t| t.command_name() == name)
+    let registry = tools::registry();
+    if let Some(spec) = registry
+        .iter()
+        .find(|t| t.parent.is_none() && t.command_name() == name)
     {
-        return root_command().subcommand(tool_command(&spec));
+        return root_command().subcommand(tool_command(spec));
+    }
+    if let Some(parent) = registry
+        .iter()
+        .find_map(|t| t.parent.filter(|p| *p == name))
+    {
+        return root_command().subcommand(parent_command(parent, &registry));
     }
     let metas = commands::meta_commands();
     if metas.iter().any(|m| m.get_name() == name) {
@@ -187,7 +236,22 @@ fn settings(m: &ArgMatches) -> Settings {
         no_syntax_check: m.get_flag("no_syntax_check"),
         groups: m.get_one::<String>("groups").map(|g| Ctx::parse_groups(g)),
         timeout_ms: m.get_one::<u64>("timeout_ms").copied(),
+        notes_dir: m.get_one::<String>("notes_dir").map(Into::into),
+        skills_dirs: m
+            .get_many::<String>("skills_dir")
+            .map(|v| v.map(Into::into).collect())
+            .unwrap_or_default(),
     }
+}
+
+/// The tool a parsed command line names, with the matches holding its arguments: a
+/// top-level tool subcommand, or a verb under a parent command (`notes list`).
+fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgMatches)> {
+    if let Some(spec) = tools::find(name).filter(|t| t.parent.is_none()) {
+        return Some((spec, sub));
+    }
+    let (verb, verb_matches) = sub.subcommand()?;
+    tools::find_verb(name, verb).map(|spec| (spec, verb_matches))
 }
 
 /// Runs agtool on `argv` and returns the process exit status.
@@ -203,7 +267,9 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let Some((name, sub)) = matches.subcommand() else {
         return 2;
     };
-    let settings = settings(sub);
+    let tool = named_tool(name, sub);
+    // Global flags are read where the tool's own arguments are (`notes list --json`).
+    let settings = settings(tool.as_ref().map_or(sub, |(_, m)| *m));
     if let Some(code) = commands::run_early(name, sub) {
         return code;
     }
@@ -211,7 +277,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         Ok(ctx) => ctx,
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
-    if let Some(spec) = tools::find(name) {
+    if let Some((spec, sub)) = tool {
         let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);

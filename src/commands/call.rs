@@ -9,7 +9,7 @@ use crate::context::Ctx;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::tools::{self, ToolSpec};
 
-use super::schema::{group_enabled, unknown_tool};
+use super::schema::{group_enabled, left_out, unknown_tool};
 
 /// The `call` subcommand.
 pub fn command() -> Command {
@@ -52,7 +52,8 @@ pub fn parse_envelope(v: &Value) -> Result<(String, Value), ToolError> {
     Ok((name, args))
 }
 
-/// Finds an enabled tool, refusing one outside the enabled groups (spec 00).
+/// Finds an enabled tool, refusing one outside the enabled groups (spec 00) or left out in
+/// this context ([`ToolSpec::view`]; spec 06: `skill` with no skill at all).
 fn enabled_tool(ctx: &Ctx, name: &str) -> Result<ToolSpec, ToolError> {
     let spec = tools::find(name).ok_or_else(|| unknown_tool(name))?;
     if !group_enabled(ctx, &spec) {
@@ -63,6 +64,7 @@ fn enabled_tool(ctx: &Ctx, name: &str) -> Result<ToolSpec, ToolError> {
             spec.meta.group.name()
         )));
     }
+    spec.view(ctx).map_err(|why| left_out(&spec, &why))?;
     Ok(spec)
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
-use crate::tools::{self, ToolSpec};
+use crate::tools::{self, ToolSpec, ToolView};
 
 /// The `schema` subcommand.
 pub fn command() -> Command {
@@ -31,48 +31,49 @@ pub fn command() -> Command {
 
 /// Whether a group is enabled by the context's group list (`all` enables every group).
 pub fn group_enabled(ctx: &Ctx, spec: &ToolSpec) -> bool {
-    ctx.groups
-        .iter()
-        .any(|g| g == "all" || g == spec.meta.group.name())
+    spec.in_groups(&ctx.groups)
 }
 
-/// The `x-agtool` metadata object of a tool (seed 002).
-pub fn extensions(spec: &ToolSpec) -> Value {
+/// The `x-agtool` metadata object of a tool (seed 002), as it looks in this context.
+pub fn extensions(view: &ToolView) -> Value {
+    let meta = &view.meta;
     json!({
-        "group": spec.meta.group.name(),
-        "sensitive": spec.meta.sensitive,
-        "serial": spec.meta.serial,
-        "timeout_ms": spec.meta.timeout_ms,
-        "idempotent": spec.meta.idempotent,
-        "tags": spec.meta.tags,
+        "group": meta.group.name(),
+        "sensitive": meta.sensitive,
+        "serial": meta.serial,
+        "timeout_ms": meta.timeout_ms,
+        "idempotent": meta.idempotent,
+        "tags": meta.tags,
     })
 }
 
-/// One tool's definition in `format`.
-pub fn definition(spec: &ToolSpec, format: &str, with_extensions: bool) -> Value {
+/// One tool's definition in `format`, from its view in the context ([`ToolSpec::view`]).
+pub fn definition(spec: &ToolSpec, view: &ToolView, format: &str, with_extensions: bool) -> Value {
     let schema = (spec.schema)().clone();
+    let description = view.description.as_ref();
+    let meta = &view.meta;
     let mut def = match format {
         "openai" => json!({
             "type": "function",
-            "function": {"name": spec.name, "description": spec.meta.description, "parameters": schema},
+            "function": {"name": spec.name, "description": description, "parameters": schema},
         }),
         "mcp" => json!({
             "name": spec.name,
-            "description": spec.meta.description,
+            "description": description,
             "inputSchema": schema,
             "annotations": {
-                "readOnlyHint": spec.meta.read_only,
-                "destructiveHint": spec.meta.destructive,
-                "idempotentHint": spec.meta.idempotent,
-                "openWorldHint": spec.meta.open_world,
+                "readOnlyHint": meta.read_only,
+                "destructiveHint": meta.destructive,
+                "idempotentHint": meta.idempotent,
+                "openWorldHint": meta.open_world,
             },
         }),
         _ => {
-            json!({"name": spec.name, "description": spec.meta.description, "input_schema": schema})
+            json!({"name": spec.name, "description": description, "input_schema": schema})
         }
     };
     if with_extensions {
-        def["x-agtool"] = extensions(spec);
+        def["x-agtool"] = extensions(view);
     }
     def
 }
@@ -87,21 +88,26 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         .get_many::<String>("tools")
         .map(|v| v.cloned().collect())
         .unwrap_or_default();
+    let with_extensions = !m.get_flag("no_extensions");
     let mut defs = Vec::new();
     if wanted.is_empty() {
-        for spec in tools::registry() {
-            if group_enabled(ctx, &spec) {
-                defs.push(definition(&spec, format, !m.get_flag("no_extensions")));
-            }
+        for (spec, view) in tools::offered(ctx) {
+            defs.push(definition(&spec, &view, format, with_extensions));
         }
     } else {
         for name in &wanted {
             let spec = tools::find(name).ok_or_else(|| unknown_tool(name))?;
-            defs.push(definition(&spec, format, !m.get_flag("no_extensions")));
+            let view = spec.view(ctx).map_err(|why| left_out(&spec, &why))?;
+            defs.push(definition(&spec, &view, format, with_extensions));
         }
     }
     let text = serde_json::to_string_pretty(&Value::Array(defs)).unwrap_or_default();
     Ok(Output::text(text))
+}
+
+/// The error for a tool left out in this context ([`ToolSpec::view`] gave `why`).
+pub fn left_out(spec: &ToolSpec, why: &str) -> ToolError {
+    ToolError::usage(format!("{} is not available here: {why}", spec.name))
 }
 
 /// The error for an unknown tool name, listing the known ones.

@@ -1,6 +1,7 @@
 //! Text handling: content tags, editable text (decode/encode), scanning, line rendering,
 //! unified diffs, and the "not worse" syntax gate run before every write (spec 01).
 
+pub mod clock;
 pub mod dice;
 pub mod diff;
 pub mod editable;

@@ -2,6 +2,7 @@
 //! store (spec 00 "Workspace root and state", spec 01).
 
 pub mod config;
+pub mod dir;
 pub mod fs;
 pub mod policy;
 pub mod root;

@@ -1,0 +1,451 @@
+//! The notes store (spec 06, "notes"): memory that outlives a session, one note a file
+//! `<name>.md` in one folder (default `.agent-state/notes/`, config `notes.dir`,
+//! `--notes-dir`).
+//!
+//! - The store folder passes the path policy (a symlinked store leading out of the workspace
+//!   is refused) and is then used through one folder descriptor ([`OpenDir`]), checked again
+//!   by where the kernel says it is: a folder renamed or swapped by another process cannot
+//!   redirect a note.
+//! - A note file that is a symlink or not a regular file is refused, never followed.
+//! - Writes are atomic (temp file and rename); a write, an append (read, add, write) and a
+//!   removal of one note hold the note's lock (`.agent-state/locks/`, the same lock the write
+//!   tools take for that file), so concurrent writers in separate processes lose nothing.
+//! - A note is at most [`MAX_NOTE_BYTES`] and always ends with a newline.
+
+pub mod name;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use crate::context::Ctx;
+use crate::error::{ToolError, io_reason};
+use crate::workspace::dir::{EntryKind, EntryStat, OpenDir};
+use crate::workspace::fs::PathLock;
+use crate::workspace::policy::{self, Access};
+use crate::workspace::root;
+use crate::workspace::write_gate::GATE;
+
+pub use name::NoteName;
+
+/// Most bytes in one note (64 KiB).
+pub const MAX_NOTE_BYTES: usize = 64 * 1024;
+/// Most notes `notes list` shows; the rest are counted on a last line (spec 06).
+pub const MAX_LISTED: usize = 200;
+/// Bytes read from a note for its first line when no query needs the whole text.
+const FIRST_LINE_READ_BYTES: u64 = 4096;
+/// Most characters of a first line shown by `notes list`.
+const FIRST_LINE_CHARS: usize = 100;
+
+/// One note as `notes list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteInfo {
+    /// The name.
+    pub name: NoteName,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time.
+    pub modified: SystemTime,
+    /// The first non-blank line, on one line, at most 100 characters (`…` when cut).
+    pub first_line: String,
+}
+
+/// What is in the store.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// The notes matching the query (all notes without one), newest first, ties by name.
+    pub notes: Vec<NoteInfo>,
+    /// How many notes the store holds in all.
+    pub total: usize,
+    /// Entries that are not notes: other names, symlinks, folders, temp files.
+    pub others: usize,
+}
+
+/// The notes store of a context, opened.
+pub struct Store<'c> {
+    ctx: &'c Ctx,
+    dir: OpenDir,
+}
+
+/// What a write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Saved {
+    /// The note's size afterwards, in bytes.
+    pub bytes: usize,
+    /// Whether the note did not exist before.
+    pub created: bool,
+}
+
+/// The store as the caller sees it in messages (relative to the current directory when under
+/// it), with where it was configured when that was not the default.
+fn store_label(ctx: &Ctx) -> String {
+    let shown = ctx.display(&ctx.notes_dir);
+    match ctx.notes_dir_origin {
+        "default" => format!("the notes store {shown}"),
+        origin => format!("the notes store {shown} (from {origin})"),
+    }
+}
+
+fn refuse(msg: String) -> ToolError {
+    ToolError::refused(msg)
+}
+
+/// Checks the store folder against the path policy (the state folder may be written: the
+/// default store is in it). Returns the folder with symlinks resolved.
+fn check_store(ctx: &Ctx, access: Access) -> Result<PathBuf, ToolError> {
+    let literal = policy::fold(&ctx.notes_dir);
+    let real = policy::resolve(&literal).map_err(|_| {
+        refuse(format!(
+            "{} cannot be resolved: too many levels of symbolic links",
+            store_label(ctx)
+        ))
+    })?;
+    let shown = ctx.display(&ctx.notes_dir);
+    ctx.policy
+        .check_state_store(&shown, literal.clone(), real.clone(), access)
+        .map_err(|e| {
+            let via = if literal != real {
+                format!(" (it leads to {})", real.display())
+            } else {
+                String::new()
+            };
+            refuse(format!(
+                "{}{via}: {e}; notes stay inside the workspace: set --notes-dir or config notes.dir to a folder in it",
+                store_label(ctx)
+            ))
+        })?;
+    Ok(real)
+}
+
+/// Checks an opened store folder by where the kernel says it is.
+fn recheck(ctx: &Ctx, dir: &OpenDir, access: Access) -> Result<(), ToolError> {
+    let at = dir.path().to_path_buf();
+    ctx.policy
+        .check_state_store(&at.display().to_string(), at.clone(), at.clone(), access)
+        .map(|_| ())
+        .map_err(|e| refuse(format!("{} moved while in use: {e}", store_label(ctx))))
+}
+
+fn open_error(ctx: &Ctx, e: &std::io::Error) -> ToolError {
+    let label = store_label(ctx);
+    match e.raw_os_error() {
+        Some(libc::ENOTDIR) => refuse(format!(
+            "{label} is not a folder (a file is in the way); move it, or set --notes-dir or config notes.dir"
+        )),
+        Some(libc::ELOOP) => refuse(format!(
+            "{label} is a symlink that changed while in use; try again"
+        )),
+        _ => refuse(format!("{label} cannot be opened: {}", io_reason(e))),
+    }
+}
+
+impl<'c> Store<'c> {
+    /// Opens the store for reading; `None` when it does not exist yet (nothing is created).
+    pub fn open_existing(ctx: &'c Ctx) -> Result<Option<Store<'c>>, ToolError> {
+        let real = check_store(ctx, Access::Read)?;
+        match OpenDir::open(&real) {
+            Ok(dir) => {
+                recheck(ctx, &dir, Access::Read)?;
+                Ok(Some(Store { ctx, dir }))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(open_error(ctx, &e)),
+        }
+    }
+
+    /// Opens the store for writing, creating it (and `.agent-state/`, for the locks) when
+    /// missing.
+    pub fn open_for_write(ctx: &'c Ctx) -> Result<Store<'c>, ToolError> {
+        let real = check_store(ctx, Access::Write)?;
+        root::ensure_state_dir(&ctx.root).map_err(|e| {
+            refuse(format!(
+                "cannot create {} (it holds the note locks): {}",
+                ctx.display(&ctx.state_dir()),
+                io_reason(&e)
+            ))
+        })?;
+        let dir = match OpenDir::open(&real) {
+            Ok(dir) => dir,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // The folder it is made in must be allowed itself (by where it really is).
+                let allowed = |p: &std::path::Path| {
+                    let p = p.to_path_buf();
+                    let shown = p.display().to_string();
+                    ctx.policy
+                        .check_state_store(&shown, p.clone(), p, Access::Write)
+                        .is_ok()
+                };
+                OpenDir::create(&real, allowed).map_err(|e| open_error(ctx, &e))?
+            }
+            Err(e) => return Err(open_error(ctx, &e)),
+        };
+        recheck(ctx, &dir, Access::Write)?;
+        Ok(Store { ctx, dir })
+    }
+
+    /// The store folder as the caller sees it.
+    pub fn shown(&self) -> String {
+        self.ctx.display(self.dir.path())
+    }
+
+    /// The notes, newest first; with `query`, only those whose name or text contains it (any
+    /// letter case).
+    pub fn list(&self, query: Option<&str>) -> Result<Listing, ToolError> {
+        let names = self.dir.names().map_err(|e| {
+            refuse(format!(
+                "{} cannot be listed: {}",
+                store_label(self.ctx),
+                io_reason(&e)
+            ))
+        })?;
+        let query = query.map(str::to_lowercase);
+        let mut listing = Listing::default();
+        for file in names {
+            let note = file
+                .to_str()
+                .and_then(NoteName::from_file_name)
+                .filter(|_| {
+                    self.dir
+                        .stat(file.to_str().unwrap_or_default())
+                        .ok()
+                        .flatten()
+                        .is_some_and(|s| s.kind == EntryKind::File)
+                });
+            let Some(name) = note else {
+                listing.others += 1;
+                continue;
+            };
+            let cap = if query.is_some() {
+                None
+            } else {
+                Some(FIRST_LINE_READ_BYTES)
+            };
+            // A note removed or replaced since the folder was read is simply not listed.
+            let Ok(Some((bytes, stat))) = self.dir.read_file(&name.file_name(), cap) else {
+                continue;
+            };
+            listing.total += 1;
+            let text = String::from_utf8_lossy(&bytes);
+            if let Some(q) = &query
+                && !name.as_str().to_lowercase().contains(q.as_str())
+                && !text.to_lowercase().contains(q.as_str())
+            {
+                continue;
+            }
+            listing.notes.push(NoteInfo {
+                first_line: first_line(&text),
+                name,
+                size: stat.size,
+                modified: stat.modified,
+            });
+        }
+        listing.notes.sort_by(|a, b| {
+            b.modified
+                .cmp(&a.modified)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        Ok(listing)
+    }
+
+    /// The names of every note, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .dir
+            .names()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|f| f.to_str().and_then(NoteName::from_file_name))
+            .map(|n| n.as_str().to_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A note's bytes and facts. Errors: no such note (with the closest names), a symlink or
+    /// other non-regular file, an unreadable file.
+    pub fn read(&self, name: &NoteName) -> Result<(Vec<u8>, EntryStat), ToolError> {
+        match self.dir.read_file(&name.file_name(), None) {
+            Ok(Some(found)) => Ok(found),
+            Ok(None) => Err(self.unknown(name)),
+            Err(e) => Err(self.bad_file(name, &e)),
+        }
+    }
+
+    /// Writes `content` as the note `name`, or appends it (on a new line) with `append`. The
+    /// note ends with a newline. Errors: over [`MAX_NOTE_BYTES`] (nothing written), a note
+    /// file that is a symlink or not a regular file, the filesystem's.
+    pub fn write(&self, name: &NoteName, content: &str, append: bool) -> Result<Saved, ToolError> {
+        let file = name.file_name();
+        let _lock = self.lock(name)?;
+        let before = match self.dir.read_file(&file, None) {
+            Ok(found) => found.map(|(bytes, _)| bytes),
+            Err(e) => return Err(self.bad_file(name, &e)),
+        };
+        let mut after: Vec<u8> = Vec::with_capacity(content.len() + 1);
+        if append && let Some(old) = &before {
+            after.extend_from_slice(old);
+            if !old.is_empty() && !old.ends_with(b"\n") {
+                after.push(b'\n');
+            }
+        }
+        after.extend_from_slice(content.as_bytes());
+        if !after.ends_with(b"\n") {
+            after.push(b'\n');
+        }
+        if after.len() > MAX_NOTE_BYTES {
+            let what = match (&before, append) {
+                (Some(old), true) => format!(
+                    "appending {} bytes to note {name} ({} bytes) would make it {} bytes",
+                    content.len(),
+                    old.len(),
+                    after.len()
+                ),
+                _ => format!("note {name} would be {} bytes", after.len()),
+            };
+            return Err(refuse(format!(
+                "{what}, over the limit of {MAX_NOTE_BYTES} bytes (64 KiB) per note; nothing was \
+                 written. Keep notes short: split this into several notes or drop what is no \
+                 longer needed"
+            )));
+        }
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            refuse("the call timed out before writing; nothing was changed".to_owned())
+        })?;
+        self.dir.write_atomic(&file, &after).map_err(|e| {
+            refuse(format!(
+                "cannot write note {name}: {}; nothing was changed",
+                io_reason(&e)
+            ))
+        })?;
+        Ok(Saved {
+            bytes: after.len(),
+            created: before.is_none(),
+        })
+    }
+
+    /// Removes the note `name`; returns its size. Errors as [`Store::read`].
+    pub fn delete(&self, name: &NoteName) -> Result<u64, ToolError> {
+        let file = name.file_name();
+        let _lock = self.lock(name)?;
+        let stat = match self.dir.stat(&file) {
+            Ok(Some(s)) if s.kind == EntryKind::File => s,
+            Ok(Some(s)) => {
+                let e = std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("{file} is a {}", s.kind.name()),
+                );
+                return Err(self.bad_file(name, &e));
+            }
+            Ok(None) => return Err(self.unknown(name)),
+            Err(e) => return Err(self.bad_file(name, &e)),
+        };
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            refuse("the call timed out before deleting; nothing was changed".to_owned())
+        })?;
+        self.dir
+            .remove(&file)
+            .map_err(|e| refuse(format!("cannot delete note {name}: {}", io_reason(&e))))?;
+        Ok(stat.size)
+    }
+
+    fn lock(&self, name: &NoteName) -> Result<PathLock, ToolError> {
+        let target = self.dir.path().join(name.file_name());
+        PathLock::acquire(&self.ctx.state_dir(), &target)
+            .map_err(|e| refuse(format!("cannot lock note {name}: {}", io_reason(&e))))
+    }
+
+    /// `no note named <name>` with the closest existing names.
+    pub fn unknown(&self, name: &NoteName) -> ToolError {
+        unknown_note(name, &self.names())
+    }
+
+    fn bad_file(&self, name: &NoteName, e: &std::io::Error) -> ToolError {
+        let path = self.ctx.display(&self.dir.path().join(name.file_name()));
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            refuse(format!(
+                "note {name} ({path}) is not a regular file ({e}); notes never follow symlinks: \
+                 remove it or replace it with a regular file"
+            ))
+        } else {
+            refuse(format!(
+                "cannot read note {name} ({path}): {}",
+                io_reason(e)
+            ))
+        }
+    }
+}
+
+/// The error for a note that does not exist, with up to 5 closest names of `existing` (all
+/// of them when there are at most 10 and none is close).
+pub fn unknown_note(name: &NoteName, existing: &[String]) -> ToolError {
+    if existing.is_empty() {
+        return refuse(format!("no note named {name} (the store has no notes yet)"));
+    }
+    let names: Vec<&str> = existing.iter().map(String::as_str).collect();
+    let close: Vec<&str> = crate::text::dice::rank_by_likeness(name.as_str(), &names)
+        .into_iter()
+        .filter(|(_, score)| *score >= 0.2)
+        .take(5)
+        .map(|(n, _)| n)
+        .collect();
+    if !close.is_empty() {
+        refuse(format!(
+            "no note named {name}; closest: {}",
+            close.join(", ")
+        ))
+    } else if names.len() <= 10 {
+        refuse(format!(
+            "no note named {name}; the notes are: {}",
+            names.join(", ")
+        ))
+    } else {
+        refuse(format!(
+            "no note named {name}; none is close (notes_list shows all {})",
+            names.len()
+        ))
+    }
+}
+
+/// The first non-blank line of a note, on one line, cut at 100 characters with `…`.
+fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let line: String = line
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match line.char_indices().nth(FIRST_LINE_CHARS) {
+        None => line,
+        Some((at, _)) => format!("{}…", &line[..at]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_lines() {
+        assert_eq!(first_line("\n\n  # Build\nmore"), "# Build");
+        assert_eq!(first_line(""), "");
+        let long = "x".repeat(150);
+        assert_eq!(first_line(&long).chars().count(), FIRST_LINE_CHARS + 1);
+        assert_eq!(first_line("a\tb"), "a b");
+    }
+
+    #[test]
+    fn unknown_names_the_closest() {
+        let n = NoteName::parse("biuld").unwrap();
+        let e = unknown_note(&n, &["build".into(), "deploy".into(), "build-notes".into()]);
+        assert!(
+            e.message.starts_with("no note named biuld; closest: build"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("deploy"), "{}", e.message);
+        let e = unknown_note(&n, &[]);
+        assert!(e.message.contains("no notes yet"), "{}", e.message);
+    }
+}
