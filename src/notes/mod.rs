@@ -156,16 +156,14 @@ impl<'c> Store<'c> {
     /// missing.
     pub fn open_for_write(ctx: &'c Ctx) -> Result<Store<'c>, ToolError> {
         let real = check_store(ctx, Access::Write)?;
-        root::ensure_state_dir(&ctx.root).map_err(|e| {
-            refuse(format!(
-                "cannot create {} (it holds the note locks): {}",
-                ctx.display(&ctx.state_dir()),
-                io_reason(&e)
-            ))
-        })?;
         let dir = match OpenDir::open(&real) {
             Ok(dir) => dir,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // The default store is in the state folder: made the usual way, with its
+                // .gitignore.
+                if real.starts_with(ctx.state_dir()) {
+                    root::ensure_state_dir(&ctx.root).map_err(|e| open_error(ctx, &e))?;
+                }
                 // The folder it is made in must be allowed itself (by where it really is).
                 let allowed = |p: &std::path::Path| {
                     let p = p.to_path_buf();
@@ -270,18 +268,53 @@ impl<'c> Store<'c> {
         }
     }
 
-    /// Writes `content` as the note `name`, or appends it (on a new line) with `append`. The
-    /// note ends with a newline. Errors: over [`MAX_NOTE_BYTES`] (nothing written), a note
-    /// file that is a symlink or not a regular file, the filesystem's.
+    /// Writes `content` as the note `name`, or appends it (on a new line) to the existing
+    /// note with `append`. The note ends with a newline. Errors: appending to a note that does
+    /// not exist, over [`MAX_NOTE_BYTES`], a note file that is a symlink or not a regular
+    /// file, the filesystem's. Nothing is written (and no lock file made) when refused.
     pub fn write(&self, name: &NoteName, content: &str, append: bool) -> Result<Saved, ToolError> {
-        let file = name.file_name();
+        // Planned once before taking the lock, so a refused write creates nothing, and again
+        // under it: the note may have changed while this call waited.
+        self.plan_write(name, content, append)?;
         let _lock = self.lock(name)?;
-        let before = match self.dir.read_file(&file, None) {
+        let (after, created) = self.plan_write(name, content, append)?;
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            refuse("the call timed out before writing; nothing was changed".to_owned())
+        })?;
+        self.dir
+            .write_atomic(&name.file_name(), &after)
+            .map_err(|e| {
+                refuse(format!(
+                    "cannot write note {name}: {}; nothing was changed",
+                    io_reason(&e)
+                ))
+            })?;
+        Ok(Saved {
+            bytes: after.len(),
+            created,
+        })
+    }
+
+    /// The note's bytes after the write, and whether it is new.
+    fn plan_write(
+        &self,
+        name: &NoteName,
+        content: &str,
+        append: bool,
+    ) -> Result<(Vec<u8>, bool), ToolError> {
+        let before = match self.dir.read_file(&name.file_name(), None) {
             Ok(found) => found.map(|(bytes, _)| bytes),
             Err(e) => return Err(self.bad_file(name, &e)),
         };
         let mut after: Vec<u8> = Vec::with_capacity(content.len() + 1);
-        if append && let Some(old) = &before {
+        if append {
+            let Some(old) = &before else {
+                let e = self.unknown(name);
+                return Err(refuse(format!(
+                    "{}; append adds to an existing note: write it without append to create it",
+                    e.message
+                )));
+            };
             after.extend_from_slice(old);
             if !old.is_empty() && !old.ends_with(b"\n") {
                 after.push(b'\n');
@@ -292,8 +325,8 @@ impl<'c> Store<'c> {
             after.push(b'\n');
         }
         if after.len() > MAX_NOTE_BYTES {
-            let what = match (&before, append) {
-                (Some(old), true) => format!(
+            let what = match &before {
+                Some(old) if append => format!(
                     "appending {} bytes to note {name} ({} bytes) would make it {} bytes",
                     content.len(),
                     old.len(),
@@ -301,53 +334,51 @@ impl<'c> Store<'c> {
                 ),
                 _ => format!("note {name} would be {} bytes", after.len()),
             };
-            return Err(refuse(format!(
-                "{what}, over the limit of {MAX_NOTE_BYTES} bytes (64 KiB) per note; nothing was \
-                 written. Keep notes short: split this into several notes or drop what is no \
-                 longer needed"
-            )));
+            return Err(too_big(&what));
         }
-        let _writing = GATE.start_writing().ok_or_else(|| {
-            refuse("the call timed out before writing; nothing was changed".to_owned())
-        })?;
-        self.dir.write_atomic(&file, &after).map_err(|e| {
-            refuse(format!(
-                "cannot write note {name}: {}; nothing was changed",
-                io_reason(&e)
-            ))
-        })?;
-        Ok(Saved {
-            bytes: after.len(),
-            created: before.is_none(),
-        })
+        Ok((after, before.is_none()))
     }
 
-    /// Removes the note `name`; returns its size. Errors as [`Store::read`].
+    /// Removes the note `name`; returns its size. Errors as [`Store::read`]; nothing is
+    /// removed (and no lock file made) when refused.
     pub fn delete(&self, name: &NoteName) -> Result<u64, ToolError> {
-        let file = name.file_name();
+        self.deletable(name)?;
         let _lock = self.lock(name)?;
-        let stat = match self.dir.stat(&file) {
-            Ok(Some(s)) if s.kind == EntryKind::File => s,
+        let size = self.deletable(name)?;
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            refuse("the call timed out before deleting; nothing was changed".to_owned())
+        })?;
+        self.dir
+            .remove(&name.file_name())
+            .map_err(|e| refuse(format!("cannot delete note {name}: {}", io_reason(&e))))?;
+        Ok(size)
+    }
+
+    /// The size of the note `name` when it is a regular file that can be removed.
+    fn deletable(&self, name: &NoteName) -> Result<u64, ToolError> {
+        let file = name.file_name();
+        match self.dir.stat(&file) {
+            Ok(Some(s)) if s.kind == EntryKind::File => Ok(s.size),
             Ok(Some(s)) => {
                 let e = std::io::Error::new(
                     std::io::ErrorKind::InvalidData,
                     format!("{file} is a {}", s.kind.name()),
                 );
-                return Err(self.bad_file(name, &e));
+                Err(self.bad_file(name, &e))
             }
-            Ok(None) => return Err(self.unknown(name)),
-            Err(e) => return Err(self.bad_file(name, &e)),
-        };
-        let _writing = GATE.start_writing().ok_or_else(|| {
-            refuse("the call timed out before deleting; nothing was changed".to_owned())
-        })?;
-        self.dir
-            .remove(&file)
-            .map_err(|e| refuse(format!("cannot delete note {name}: {}", io_reason(&e))))?;
-        Ok(stat.size)
+            Ok(None) => Err(self.unknown(name)),
+            Err(e) => Err(self.bad_file(name, &e)),
+        }
     }
 
     fn lock(&self, name: &NoteName) -> Result<PathLock, ToolError> {
+        root::ensure_state_dir(&self.ctx.root).map_err(|e| {
+            refuse(format!(
+                "cannot create {} (it holds the note locks): {}",
+                self.ctx.display(&self.ctx.state_dir()),
+                io_reason(&e)
+            ))
+        })?;
         let target = self.dir.path().join(name.file_name());
         PathLock::acquire(&self.ctx.state_dir(), &target)
             .map_err(|e| refuse(format!("cannot lock note {name}: {}", io_reason(&e))))
@@ -403,6 +434,15 @@ pub fn unknown_note(name: &NoteName, existing: &[String]) -> ToolError {
             names.len()
         ))
     }
+}
+
+/// The refusal for a note over [`MAX_NOTE_BYTES`]; `what` says how big it would be.
+pub fn too_big(what: &str) -> ToolError {
+    refuse(format!(
+        "{what}, over the limit of {MAX_NOTE_BYTES} bytes (64 KiB) per note; nothing was \
+         written. Keep notes short: split this into several notes or drop what is no longer \
+         needed"
+    ))
 }
 
 /// The first non-blank line of a note, on one line, cut at 100 characters with `…`.

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
-use crate::notes::{NoteName, Store};
+use crate::notes::{MAX_NOTE_BYTES, NoteName, Store, too_big};
 use crate::tools::{Group, Tool, ToolMeta, ToolView};
 
 /// Arguments of notes_write.
@@ -21,8 +21,8 @@ pub struct NotesWriteArgs {
     #[arg(long)]
     #[schemars(required)]
     pub content: Option<String>,
-    /// Add the content at the end of the note, on a new line, instead of replacing it
-    /// (default false). Creates the note when it does not exist.
+    /// Add the content at the end of the existing note, on a new line, instead of replacing
+    /// it (default false).
     #[arg(long)]
     pub append: Option<bool>,
 }
@@ -90,7 +90,21 @@ instead of starting another.",
                 "content has a NUL byte at byte {at}; notes are text"
             )));
         }
-        let store = Store::open_for_write(ctx)?;
+        // A new text alone over the cap is refused before the store is touched.
+        let own = content.len() + usize::from(!content.ends_with('\n'));
+        if own > MAX_NOTE_BYTES {
+            return Err(too_big(&format!("note {name} would be {own} bytes")));
+        }
+        let store = if append {
+            Store::open_existing(ctx)?.ok_or_else(|| {
+                ToolError::refused(format!(
+                    "no note named {name} (the store has no notes yet); append adds to an \
+                     existing note: write it without append to create it"
+                ))
+            })?
+        } else {
+            Store::open_for_write(ctx)?
+        };
         let saved = store.write(&name, &content, append)?;
         Ok(
             Output::text(format!("Saved note {name} ({} bytes)\n", saved.bytes))
