@@ -412,9 +412,9 @@ pub fn unknown_note(name: &NoteName, existing: &[String]) -> ToolError {
         return refuse(format!("no note named {name} (the store has no notes yet)"));
     }
     let names: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let close: Vec<&str> = crate::text::dice::rank_by_likeness(name.as_str(), &names)
+    let close: Vec<&str> = crate::text::names::rank_by_likeness(name.as_str(), &names)
         .into_iter()
-        .filter(|(_, score)| *score >= 0.2)
+        .filter(|(_, score)| *score >= 0.4)
         .take(5)
         .map(|(n, _)| n)
         .collect();

@@ -149,7 +149,7 @@ impl Catalogue {
     /// catalogue order).
     pub fn closest_names(&self, name: &str) -> Vec<&str> {
         let names: Vec<&str> = self.skills.iter().map(|s| s.name.as_str()).collect();
-        crate::text::dice::rank_by_likeness(name, &names)
+        crate::text::names::rank_by_likeness(name, &names)
             .into_iter()
             .map(|(n, _)| n)
             .collect()

@@ -6,6 +6,7 @@ pub mod dice;
 pub mod diff;
 pub mod editable;
 pub mod lookalike;
+pub mod names;
 pub mod pieces;
 pub mod render;
 pub mod scan;
