@@ -378,7 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
         }
         'agtool;notes;write' {
             [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'The text (CLI: --content, or stdin). Replaces the note, or is added at its end with append. A final newline is added when missing')
-            [CompletionResult]::new('--append', '--append', [CompletionResultType]::ParameterName, 'Add the content at the end of the note, on a new line, instead of replacing it (default false). Creates the note when it does not exist')
+            [CompletionResult]::new('--append', '--append', [CompletionResultType]::ParameterName, 'Add the content at the end of the existing note, on a new line, instead of replacing it (default false)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')

@@ -358,7 +358,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;notes;write'= {
             cand --content 'The text (CLI: --content, or stdin). Replaces the note, or is added at its end with append. A final newline is added when missing'
-            cand --append 'Add the content at the end of the note, on a new line, instead of replacing it (default false). Creates the note when it does not exist'
+            cand --append 'Add the content at the end of the existing note, on a new line, instead of replacing it (default false)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'

@@ -341,7 +341,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l content -d 'The text (CLI: --content, or stdin). Replaces the note, or is added at its end with append. A final newline is added when missing' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l append -d 'Add the content at the end of the note, on a new line, instead of replacing it (default false). Creates the note when it does not exist' -r -f -a "true\t''
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l append -d 'Add the content at the end of the existing note, on a new line, instead of replacing it (default false)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r

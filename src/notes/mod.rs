@@ -217,12 +217,17 @@ impl<'c> Store<'c> {
             } else {
                 Some(FIRST_LINE_READ_BYTES)
             };
-            // A note removed or replaced since the folder was read is simply not listed.
-            let Ok(Some((bytes, stat))) = self.dir.read_file(&name.file_name(), cap) else {
-                continue;
+            let (text, stat) = match self.dir.read_file(&name.file_name(), cap) {
+                Ok(Some((bytes, stat))) => (String::from_utf8_lossy(&bytes).into_owned(), stat),
+                // Removed since the folder was read: no longer a note.
+                Ok(None) => continue,
+                // Unreadable (or replaced by a symlink meanwhile): still listed, never dropped.
+                Err(e) => match self.dir.stat(&name.file_name()) {
+                    Ok(Some(stat)) => (format!("(cannot be read: {})", io_reason(&e)), stat),
+                    _ => continue,
+                },
             };
             listing.total += 1;
-            let text = String::from_utf8_lossy(&bytes);
             if let Some(q) = &query
                 && !name.as_str().to_lowercase().contains(q.as_str())
                 && !text.to_lowercase().contains(q.as_str())
