@@ -699,3 +699,34 @@ fn schema_and_call_expose_the_notes_group() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.out.contains("--groups notes"), "{r:?}");
 }
+
+#[test]
+fn the_notes_command_takes_verbs_and_global_flags_anywhere() {
+    let ws = setup();
+    let r = ws.run(&["notes"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.err.contains("list, read, write, delete"), "{r:?}");
+    assert_eq!(ws.run(&["notes", "bogus"]).code, 2);
+    assert_eq!(ws.run(&["notes-list"]).code, 2, "no top-level notes-list");
+    // Global flags before the parent, between, and after the verb.
+    let r = ws.run(&["--json", "notes", "write", "a", "--content", "x"]);
+    let v: serde_json::Value = serde_json::from_str(r.ok()).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["bytes"], 2);
+    assert_eq!(v["created"], true);
+    let r = ws.run(&["notes", "list", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(r.ok()).unwrap();
+    assert_eq!(v["total"], 1);
+    ws.mkdir("elsewhere");
+    let r = Run::from(
+        ws.cmd_in(&ws.base)
+            .env_remove("AGTOOL_ROOT")
+            .args(["notes", "--root", "ws", "read", "a"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(r.ok(), "x\n");
+    let r = ws.run(&["notes", "write", "--help"]);
+    assert!(r.ok().contains("Examples:"), "{r:?}");
+    assert!(r.out.contains("durable fact"), "{r:?}");
+}
