@@ -3,7 +3,7 @@
 //!
 //! Matching is on the decoded, `\n`-normalised text, so `old` written with `\n` matches a CRLF
 //! file, and every line the edit does not touch keeps its own terminator. Counting is exact:
-//! no normalisation ever widens it; the near-miss diagnosis lives in [`super::edit_miss`].
+//! no normalisation ever widens it; the near-miss diagnosis lives in [`crate::text::miss`].
 //!
 //! Cost: a 100 MB file costs its bytes, its decoded text (edited in place) and the encoded
 //! result; the old and new texts are copied only when the syntax gate or a dry run will look
@@ -18,9 +18,9 @@ use serde::Deserialize;
 
 use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::miss;
 use crate::text::pieces::Pieces;
 use crate::text::render::LineStyle;
-use crate::tools::edit_miss;
 use crate::tools::write_support::{self, changed_lines, decode, encode_owned, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::policy::Access;
@@ -266,12 +266,12 @@ fn locate(spelled: &str, text: &str, e: &EditSpec) -> Result<Vec<Range<usize>>, 
     if e.all.unwrap_or(false) {
         let ranges: Vec<Range<usize>> = finder.find_iter(hay).map(|p| p..p + len).collect();
         if ranges.is_empty() {
-            return Err(edit_miss::diagnose(spelled, text, &e.old));
+            return Err(miss::diagnose(spelled, text, &e.old));
         }
         return Ok(ranges);
     }
     let Some(first) = finder.find(hay) else {
-        return Err(edit_miss::diagnose(spelled, text, &e.old));
+        return Err(miss::diagnose(spelled, text, &e.old));
     };
     if finder.find(&hay[first + 1..]).is_none() {
         return Ok(std::iter::once(first..first + len).collect());

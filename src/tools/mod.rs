@@ -10,7 +10,6 @@ pub mod args;
 pub mod delete_path;
 pub mod edit_file;
 pub mod edit_lines;
-pub mod edit_miss;
 pub mod exec;
 pub mod exec_command;
 pub mod glob;
