@@ -8,9 +8,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value};
 
 use crate::commands;
-use crate::context::{Ctx, Settings};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::tools::{self, ToolSpec, args};
+use crate::workspace::context::{Ctx, Settings};
 use crate::workspace::write_gate::GATE;
 
 const ABOUT: &str = "Tools for coding agents: read, search, edit, patch and run, with byte-exact writes \

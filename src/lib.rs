@@ -11,7 +11,6 @@
 
 pub mod cli;
 pub mod commands;
-pub mod context;
 pub mod error;
 pub mod exec;
 pub mod patch;

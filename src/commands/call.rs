@@ -5,9 +5,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value, json};
 
 use crate::cli;
-use crate::context::Ctx;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::tools::{self, ToolSpec};
+use crate::workspace::context::Ctx;
 
 use super::schema::{group_enabled, unknown_tool};
 

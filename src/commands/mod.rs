@@ -9,8 +9,8 @@ pub mod state;
 
 use clap::{ArgMatches, Command};
 
-use crate::context::Ctx;
 use crate::error::{ToolError, ToolResult};
+use crate::workspace::context::Ctx;
 
 /// The meta subcommands, added after the tools.
 pub fn meta_commands() -> Vec<Command> {

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::exec::session::{SessionInfo, client};
 use crate::tools::exec_command::session_error;
+use crate::workspace::context::Ctx;
 
 /// The `sessions` subcommand.
 pub fn command() -> Command {

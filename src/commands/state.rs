@@ -3,8 +3,8 @@
 
 use clap::{Arg, ArgMatches, Command};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy;
 
 /// The `state` subcommand.

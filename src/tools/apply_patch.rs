@@ -12,12 +12,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::patch::parse;
 use crate::text::diff;
 use crate::tools::write_support::{self, dry_run_output};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::txn::{Outcome, Transaction, Written};
 use plan::{Action, Entry, Plan, PlannedFile};
 

@@ -14,11 +14,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::editable::EditableText;
 use crate::tools::write_support;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath, fold, resolve};
 use crate::workspace::txn::{Change, Transaction};
 

@@ -16,13 +16,13 @@ use memchr::memmem;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::miss;
 use crate::text::pieces::Pieces;
 use crate::text::render::LineStyle;
 use crate::tools::write_support::{self, changed_lines, decode, encode_owned, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 use crate::workspace::txn::{Change, Transaction, texts_needed};
 

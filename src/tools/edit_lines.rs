@@ -17,7 +17,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
@@ -25,6 +24,7 @@ use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
 use crate::tools::write_support::{self, changed_lines, decode, encode, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::txn::{Change, Outcome, Transaction, texts_needed};
 

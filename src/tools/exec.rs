@@ -7,11 +7,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::exec::oneshot::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use crate::exec::{ExecError, ExecRequest};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 
 /// Largest `max_output_bytes`: the buffer holds this much at most, whatever the command prints.

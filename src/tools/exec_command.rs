@@ -5,11 +5,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::exec::session::{self, ExecCommandRequest, SessionError, SessionReply, SessionStatus};
 use crate::tools::exec::{exec_prefix, workdir};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::root;
 
 /// Arguments of exec-command.

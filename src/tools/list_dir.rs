@@ -6,10 +6,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::render::cut_at_boundary;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
 
 /// Default entries per page.

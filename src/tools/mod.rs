@@ -25,8 +25,8 @@ use clap::Command;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::context::Ctx;
 use crate::error::{ToolError, ToolResult};
+use crate::workspace::context::Ctx;
 
 /// A tool group (spec 00, "Groups, sensitivity, serial").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

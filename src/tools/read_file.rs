@@ -8,7 +8,6 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
@@ -16,6 +15,7 @@ use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
 use crate::tools::list_dir;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 
 /// Default number of lines shown.

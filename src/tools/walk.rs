@@ -12,9 +12,9 @@ use std::sync::Mutex;
 use globset::{GlobBuilder, GlobMatcher};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
-use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::tools::list_dir::describe_walk_error;
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
 /// Most walk problems (unreadable folders and files) listed in a result; the rest are counted.

@@ -4,11 +4,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::editable::EditableText;
 use crate::tools::write_support::{self, decode, encode, line_delta};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 use crate::workspace::txn::{Change, Transaction};
 

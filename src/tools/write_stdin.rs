@@ -5,11 +5,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::ToolResult;
 use crate::exec::session::{self, SessionError, WriteStdinRequest};
 use crate::tools::exec_command::reply_output;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 
 /// Arguments of write-stdin.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

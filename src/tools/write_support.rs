@@ -1,10 +1,10 @@
 //! Helpers shared by the write tools (spec 03): options, decoding with the spec's refusals,
 //! line deltas, dry-run output and the result lines.
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError};
 use crate::text::diff;
 use crate::text::editable::EditableText;
+use crate::workspace::context::Ctx;
 use crate::workspace::txn::{Outcome, WriteOptions, Written};
 
 /// The options of one write call: `dry_run` and `check_syntax` (default true, and off when

@@ -1,7 +1,9 @@
-//! The workspace: root discovery, configuration, path policy, the file layer and the state
-//! store (spec 00 "Workspace root and state", spec 01).
+//! The workspace: root discovery, configuration, path policy, the context every tool runs in
+//! (root, current directory, agent, policy, state store), the file layer, write transactions
+//! and the state store (spec 00 "Workspace root and state", spec 01).
 
 pub mod config;
+pub mod context;
 pub mod fs;
 pub mod policy;
 pub mod root;

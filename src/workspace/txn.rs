@@ -10,11 +10,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::content_tag;
+use crate::workspace::context::Ctx;
 use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;

@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::patch::{Hunk, Patch, compute_edits};
 use crate::text::editable::EditableText;
 use crate::tools::write_support::{decode, encode};
+use crate::workspace::context::Ctx;
 use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::txn::{Change, Transaction};
