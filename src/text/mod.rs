@@ -2,12 +2,14 @@
 //! unified diffs, the near-miss diagnosis of an edit whose old text is absent, and the "not
 //! worse" syntax gate run before every write (spec 01).
 
+pub mod checked;
 pub mod dice;
 pub mod diff;
 pub mod editable;
 pub mod lookalike;
 pub mod miss;
 pub mod pieces;
+pub mod region;
 pub mod render;
 pub mod scan;
 pub mod syntax;

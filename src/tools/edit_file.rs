@@ -17,14 +17,15 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::checked::{self, decode, encode_owned};
 use crate::text::miss;
 use crate::text::pieces::Pieces;
+use crate::text::region::{changed_lines, render_region};
 use crate::text::render::LineStyle;
-use crate::tools::write_support::{self, changed_lines, decode, encode_owned, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Change, Transaction, texts_needed};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions, texts_needed};
 
 /// Lines of context shown around the edited region (spec 03).
 pub const REGION_CONTEXT: usize = 3;
@@ -120,7 +121,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         });
         fresh?;
         let original = decoded?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let old_text =
             texts_needed(opts, original.text().len()).then(|| original.text().to_owned());
         #[cfg(debug_assertions)]
@@ -145,7 +146,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             pieces.replace(&ranges, &vec![e.new.len(); ranges.len()]);
             replacements += ranges.len();
         }
-        write_support::refuse_merged_break(&args.path, &text)?;
+        checked::refuse_merged_break(&args.path, &text)?;
         let regions = changed_lines(text.text(), &pieces.changed());
         let (first, last) = (
             regions.first().map_or(1, |r| r.0),
@@ -170,7 +171,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             new_text,
             mode: None,
         };
-        let written = match write_support::single(txn.commit(vec![change], opts)?) {
+        let written = match txn::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,
             Err(dry) => return Ok(dry),
         };
@@ -184,7 +185,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             "Edited {} [#{tag}] ({replacements} {plural}, lines {first}-{last})\n{preview}",
             args.path
         );
-        write_support::push_notes(&mut out, &written);
+        txn::push_notes(&mut out, &written);
         Ok(Output::text(out)
             .with("path", args.path.clone())
             .with("tag", tag)

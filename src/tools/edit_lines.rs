@@ -18,15 +18,16 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
+use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
-use crate::tools::write_support::{self, changed_lines, decode, encode, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::txn::{Change, Outcome, Transaction, texts_needed};
+use crate::workspace::txn::{self, Change, Outcome, Transaction, WriteOptions, texts_needed};
 
 /// Lines shown around a stale anchor and around a changed region (spec 03).
 pub const AROUND: usize = 2;
@@ -108,7 +109,7 @@ changed lines, so you can chain edits without re-reading.",
             .collect::<Result<Vec<_>, _>>()?;
         let files = group_by_file(ctx, &args.edits, ops)?;
         let txn = Transaction::begin(ctx, files.iter().map(|f| f.path.real.as_path()))?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let mut failures = Vec::new();
         let mut loaded = Vec::new();
         for f in &files {
@@ -128,7 +129,7 @@ changed lines, so you can chain edits without re-reading.",
             previews.push(preview);
         }
         let written = match txn.commit(changes, opts)? {
-            Outcome::DryRun(diff) => return Ok(write_support::dry_run_output(diff)),
+            Outcome::DryRun(diff) => return Ok(txn::dry_run_output(diff)),
             Outcome::Written(w) => w,
         };
         let mut text = String::new();
@@ -143,7 +144,7 @@ changed lines, so you can chain edits without re-reading.",
                 ));
             }
             text.push_str(&p.region);
-            write_support::push_notes(&mut text, w);
+            txn::push_notes(&mut text, w);
             let _ = ctx.with_state(|s| s.clear_failures(&ctx.agent, &f.path.real));
             json_files.push(json!({"path": f.path.spelled, "tag": tag, "anchors": p.anchors}));
         }
@@ -467,7 +468,7 @@ fn apply(
         };
         pieces.replace_one(range, new_len);
     }
-    write_support::refuse_merged_break(&f.path.spelled, &text)?;
+    checked::refuse_merged_break(&f.path.spelled, &text)?;
     let after = encode(&f.path.spelled, &text)?;
     #[cfg(debug_assertions)]
     if let Err(e) = crate::text::pieces::verify_kept(&original, &l.before, &text, &after, &pieces) {

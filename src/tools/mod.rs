@@ -19,7 +19,6 @@ pub mod read_file;
 pub mod walk;
 pub mod write_file;
 pub mod write_stdin;
-pub mod write_support;
 
 use clap::Command;
 use serde::de::DeserializeOwned;

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use crate::error::ToolError;
 use crate::patch::{Hunk, Patch, compute_edits};
+use crate::text::checked::{decode, encode};
 use crate::text::editable::EditableText;
-use crate::tools::write_support::{decode, encode};
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
