@@ -14,6 +14,7 @@ pub mod commands;
 pub mod error;
 pub mod exec;
 pub mod patch;
+pub mod search;
 pub mod text;
 pub mod tools;
 pub mod workspace;

@@ -16,7 +16,6 @@ pub mod glob;
 pub mod grep;
 pub mod list_dir;
 pub mod read_file;
-pub mod walk;
 pub mod write_file;
 pub mod write_stdin;
 

@@ -13,7 +13,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::error::ToolError;
-use crate::tools::list_dir::describe_walk_error;
+use crate::search::listing::describe_walk_error;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
