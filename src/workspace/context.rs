@@ -143,6 +143,30 @@ impl Ctx {
         Ok(self.policy.check(&self.cwd, spelled, access)?)
     }
 
+    /// Config `exec.prefix` (spec 05 "Backend"), empty when unset.
+    pub fn exec_prefix(&self) -> Vec<String> {
+        self.config
+            .exec
+            .as_ref()
+            .and_then(|e| e.prefix.clone())
+            .unwrap_or_default()
+    }
+
+    /// Checks a caller-spelled workdir against the read policy (spec 05 "workdir must pass the
+    /// read policy") and that it is a directory. None stays None (the current directory).
+    pub fn check_workdir(&self, spelled: Option<&str>) -> Result<Option<PathBuf>, ToolError> {
+        let Some(spelled) = spelled else {
+            return Ok(None);
+        };
+        let checked = self.check_path(spelled, Access::Read)?;
+        if !checked.real.is_dir() {
+            return Err(ToolError::refused(format!(
+                "workdir {spelled} is not a directory; give an existing folder"
+            )));
+        }
+        Ok(Some(checked.real))
+    }
+
     /// The `.agent-state/` folder (not created).
     pub fn state_dir(&self) -> PathBuf {
         self.root.join(root::STATE_DIR)
