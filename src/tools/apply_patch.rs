@@ -2,10 +2,8 @@
 //! format), all or nothing (spec 04-apply-patch.md).
 //!
 //! Order of work: parse → policy check of every path → locks → load and freshness gate →
-//! match and compute every hunk in memory ([`plan`]) → syntax gate → `dry_run` diff or atomic
+//! match and compute every hunk in memory ([`crate::workspace::patch_plan`]) → syntax gate → `dry_run` diff or atomic
 //! writes with restore on failure → register the new tags.
-
-mod plan;
 
 use clap::Args;
 use schemars::JsonSchema;
@@ -17,9 +15,9 @@ use crate::patch::parse;
 use crate::text::diff;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
+use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
 use crate::workspace::txn::{Outcome, Transaction, Written};
 use crate::workspace::txn::{WriteOptions, dry_run_output};
-use plan::{Action, Entry, Plan, PlannedFile};
 
 /// Arguments of apply-patch.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod context;
 pub mod fs;
+pub mod patch_plan;
 pub mod policy;
 pub mod root;
 pub mod state;
