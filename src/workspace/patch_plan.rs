@@ -1,7 +1,7 @@
-//! Planning a parsed patch against the workspace, in memory (spec 04 "Applying"): the patch
-//! engine (`crate::patch`) stays pure; this is where its hunks meet real files: every hunk of every file is
-//! policy-checked, freshness-gated, matched and computed before anything is written. Hunks for
-//! one path apply in order to the running result, so Add-then-Update works.
+//! Planning a parsed patch against the workspace, in memory (spec 04 "Applying"). The patch
+//! engine (`crate::patch`) stays pure; here its hunks meet real files: every hunk of every
+//! file is policy-checked, freshness-gated, matched and computed before anything is written.
+//! Hunks for one path apply in order to the running result, so Add-then-Update works.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
