@@ -2,6 +2,7 @@
 //! unified diffs, the near-miss diagnosis of an edit whose old text is absent, and the "not
 //! worse" syntax gate run before every write (spec 01).
 
+pub mod anchors;
 pub mod checked;
 pub mod dice;
 pub mod diff;

@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::anchors::{Op, overlap, parse_anchor, split_lines};
 use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
@@ -152,90 +153,6 @@ changed lines, so you can chain edits without re-reading.",
     }
 }
 
-/// A parsed anchor: line `n` (0 only for "insert at the top") with its 2-hex-digit hash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Anchor {
-    line: usize,
-    hash: String,
-    spelled: String,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Op {
-    /// Replace lines from..=to with `lines`.
-    Replace {
-        from: Anchor,
-        to: Anchor,
-        lines: Vec<String>,
-    },
-    /// Insert `lines` after line `after` (0: at the top).
-    Insert { after: Anchor, lines: Vec<String> },
-}
-
-impl Op {
-    /// Where the edit starts, as a 0-based line index, and a tie-break so that on equal
-    /// starts a replacement is applied before an insertion in front of it (bottom-up order).
-    fn order_key(&self) -> (usize, u8) {
-        match self {
-            Op::Replace { from, .. } => (from.line - 1, 1),
-            Op::Insert { after, .. } => (after.line, 0),
-        }
-    }
-
-    fn anchors(&self) -> Vec<&Anchor> {
-        match self {
-            Op::Replace { from, to, .. } if from == to => vec![from],
-            Op::Replace { from, to, .. } => vec![from, to],
-            Op::Insert { after, .. } if after.line == 0 => vec![],
-            Op::Insert { after, .. } => vec![after],
-        }
-    }
-}
-
-/// Parses `<n>:<hh>` (a `|text` tail ignored); `"0"` when `top_ok`.
-fn parse_anchor(field: &str, raw: &str, top_ok: bool) -> Result<Anchor, ToolError> {
-    let head = raw.split('|').next().unwrap_or_default().trim();
-    if head == "0" && top_ok {
-        return Ok(Anchor {
-            line: 0,
-            hash: String::new(),
-            spelled: "0".into(),
-        });
-    }
-    let bad = || {
-        ToolError::usage(format!(
-            "{field}: {raw:?} is not an anchor like 12:ab (copy it from read-file --anchors){}",
-            if top_ok {
-                ", or \"0\" for the top of the file"
-            } else {
-                ""
-            }
-        ))
-    };
-    let (n, h) = head.split_once(':').ok_or_else(bad)?;
-    let line: usize = n.parse().map_err(|_| bad())?;
-    if line == 0 || h.len() != 2 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad());
-    }
-    let hash = h.to_ascii_lowercase();
-    Ok(Anchor {
-        line,
-        spelled: format!("{line}:{hash}"),
-        hash,
-    })
-}
-
-/// `replace` / `insert` text as lines: `\r\n` and `\r` become `\n`, one final `\n` ends the
-/// last line rather than adding an empty one, and `""` is no lines.
-fn split_lines(s: &str) -> Vec<String> {
-    let s = s.replace("\r\n", "\n").replace('\r', "\n");
-    if s.is_empty() {
-        return Vec::new();
-    }
-    let s = s.strip_suffix('\n').unwrap_or(&s);
-    s.split('\n').map(str::to_owned).collect()
-}
-
 fn parse_edit(i: usize, e: &LineEdit) -> Result<Op, ToolError> {
     let at = |f: &str| format!("/edits/{i}/{f}");
     match (&e.from_anchor, &e.replace, &e.after_anchor, &e.insert) {
@@ -317,25 +234,6 @@ fn check_overlaps(f: &FileEdits) -> Result<(), ToolError> {
         }
     }
     Ok(())
-}
-
-fn overlap(x: &Op, y: &Op) -> bool {
-    match (x, y) {
-        (
-            Op::Replace {
-                from: f1, to: t1, ..
-            },
-            Op::Replace {
-                from: f2, to: t2, ..
-            },
-        ) => f1.line <= t2.line && f2.line <= t1.line,
-        // Inserting inside a replaced block has no clear place.
-        (Op::Replace { from, to, .. }, Op::Insert { after, .. }) => {
-            from.line <= after.line && after.line < to.line
-        }
-        (Op::Insert { after: a1, .. }, Op::Insert { after: a2, .. }) => a1.line == a2.line,
-        _ => false,
-    }
 }
 
 /// One stale anchor or unusable file, as reported (spec 03 `failures`).
@@ -560,6 +458,3 @@ fn failure_error(
         .with("consecutive_failures", consecutive)
         .with("loop_hint", hint.map_or(Value::Null, Value::from))
 }
-
-#[cfg(test)]
-mod tests;
