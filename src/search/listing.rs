@@ -3,7 +3,8 @@
 
 use std::ffi::OsStr;
 
-use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::error::{Output, ToolError, ToolResult};
+use crate::search::walk::describe_walk_error;
 use crate::text::render::cut_at_boundary;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
@@ -101,23 +102,4 @@ pub fn listing(
         text.push_str(&format!("(skipped: {p})\n"));
     }
     Ok(Output::text(text).with("entries", total))
-}
-
-/// A walk error as `path: reason`, with the path relative to the current directory.
-pub fn describe_walk_error(ctx: &Ctx, err: &ignore::Error) -> String {
-    fn find(err: &ignore::Error) -> (Option<&std::path::Path>, String) {
-        match err {
-            ignore::Error::WithPath { path, err } => (Some(path.as_path()), find(err).1),
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                find(err)
-            }
-            ignore::Error::Io(e) => (None, io_reason(e)),
-            ignore::Error::Loop { child, .. } => (Some(child.as_path()), "symlink loop".into()),
-            other => (None, other.to_string()),
-        }
-    }
-    match find(err) {
-        (Some(p), reason) => format!("{}: {reason}", ctx.display(p)),
-        (None, reason) => reason,
-    }
 }

@@ -14,7 +14,7 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::editable::EditableText;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -77,14 +77,6 @@ see what would go.",
         } else {
             delete_file(ctx, &path, dry_run)
         }
-    }
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
     }
 }
 

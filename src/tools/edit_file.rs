@@ -63,7 +63,7 @@ pub struct EditFileArgs {
     pub all: Option<bool>,
     /// Instead of old/new: a list of {old, new, all} edits applied in order to the running
     /// result, all or nothing (CLI: a JSON array).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<::std::vec::Vec<EditSpec>>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<EditSpec>>)]
     pub edits: Option<::std::vec::Vec<EditSpec>>,
     /// Refuse an edit that adds syntax errors (default true).
     #[arg(long)]

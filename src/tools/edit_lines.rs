@@ -61,7 +61,7 @@ pub struct LineEdit {
 pub struct EditLinesArgs {
     /// The edits: each {path, from_anchor, to_anchor?, replace} or {path, after_anchor,
     /// insert} (CLI: a JSON array).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<::std::vec::Vec<LineEdit>>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<LineEdit>>)]
     pub edits: ::std::vec::Vec<LineEdit>,
     /// Refuse edits that add syntax errors (default true).
     #[arg(long)]

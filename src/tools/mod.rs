@@ -6,7 +6,6 @@
 //! and `schema` all come from that definition, so they cannot drift.
 
 pub mod apply_patch;
-pub mod args;
 pub mod delete_path;
 pub mod edit_file;
 pub mod edit_lines;
@@ -23,6 +22,7 @@ use clap::Command;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::args;
 use crate::error::{ToolError, ToolResult};
 use crate::workspace::context::Ctx;
 

@@ -72,7 +72,7 @@ pub struct ReadFileArgs {
     #[arg(long, value_enum)]
     pub mode: Option<Mode>,
     /// Indentation-mode options (an object; given as JSON on the command line).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<Indentation>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<Indentation>)]
     pub indentation: Option<Indentation>,
     /// Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false).
     #[arg(long)]
