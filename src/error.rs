@@ -91,16 +91,6 @@ impl ToolError {
     }
 }
 
-impl From<crate::workspace::policy::PolicyError> for ToolError {
-    fn from(e: crate::workspace::policy::PolicyError) -> ToolError {
-        if e.is_usage() {
-            ToolError::usage(e.to_string())
-        } else {
-            ToolError::refused(e.to_string())
-        }
-    }
-}
-
 /// A short, model-facing reason for an I/O error: `no such file or directory`,
 /// `permission denied`, else the error's own text. Walk errors otherwise read
 /// `IO error for operation on <path>: Permission denied (os error 13)`, repeating the path the

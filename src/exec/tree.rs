@@ -10,7 +10,7 @@
 //! [`TAG_VAR`] environment variable that every spawned command inherits. The orphan's session id
 //! tells apart trees from other children of this process: our trees never share our session.
 //! A descendant that also cleared its environment carries no tag: while this process answers
-//! for a single tree ([`TreeLease`]) every orphan is that tree's; otherwise such an orphan is
+//! for a single tree (`TreeLease`) every orphan is that tree's; otherwise such an orphan is
 //! only found by [`kill_orphans`] (the session server, on exit).
 
 use std::collections::{HashMap, HashSet};
@@ -334,7 +334,7 @@ pub fn kill_tree(tree: &Tree, reap_leader: &mut dyn FnMut()) {
     reap_orphan_zombies(&all_procs());
 }
 
-/// Kills every orphan reparented to this process (see [`is_orphan_of_ours`]), except those
+/// Kills every orphan reparented to this process (see `is_orphan_of_ours`), except those
 /// tagged with a tree whose lease is still held, and everything they started: the session server calls it on exit, after its sessions were killed, so that
 /// descendants whose tree could not be told (a cleared environment while several sessions
 /// ran) do not outlive it. Returns how many were killed.

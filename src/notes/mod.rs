@@ -17,8 +17,8 @@ pub mod name;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use crate::context::Ctx;
 use crate::error::{ToolError, io_reason};
+use crate::workspace::context::Ctx;
 use crate::workspace::dir::{EntryKind, EntryStat, OpenDir};
 use crate::workspace::fs::PathLock;
 use crate::workspace::policy::{self, Access};

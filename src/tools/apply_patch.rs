@@ -2,24 +2,22 @@
 //! format), all or nothing (spec 04-apply-patch.md).
 //!
 //! Order of work: parse → policy check of every path → locks → load and freshness gate →
-//! match and compute every hunk in memory ([`plan`]) → syntax gate → `dry_run` diff or atomic
+//! match and compute every hunk in memory ([`crate::workspace::patch_plan`]) → syntax gate → `dry_run` diff or atomic
 //! writes with restore on failure → register the new tags.
-
-mod plan;
 
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::patch::parse;
 use crate::text::diff;
-use crate::tools::write_support::{self, dry_run_output};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
+use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
 use crate::workspace::txn::{Outcome, Transaction, Written};
-use plan::{Action, Entry, Plan, PlannedFile};
+use crate::workspace::txn::{WriteOptions, dry_run_output};
 
 /// Arguments of apply-patch.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
@@ -93,7 +91,7 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         let txn = Transaction::begin(ctx, paths.iter().map(|p| p.real.as_path()))?;
         let plan = Plan::build(&txn, &patch, paths)?;
         let (files, entries) = plan.into_changes()?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         // The preview needs the planned files, which the commit consumes.
         let preview = opts.dry_run.then(|| dry_run(&files, &entries));
         let changes = files.into_iter().map(|f| f.change).collect();

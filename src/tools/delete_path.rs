@@ -14,13 +14,12 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::editable::EditableText;
-use crate::tools::write_support;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath, fold, resolve};
-use crate::workspace::txn::{Change, Transaction};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 
 /// Most entries a dry run of a directory lists.
 const MAX_LISTED: usize = 20;
@@ -78,14 +77,6 @@ see what would go.",
         } else {
             delete_file(ctx, &path, dry_run)
         }
-    }
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
     }
 }
 
@@ -178,11 +169,11 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
         new_text: None,
         mode: None,
     };
-    let opts = write_support::options(ctx, Some(false), Some(dry_run));
-    match write_support::single(txn.commit(vec![change], opts)?) {
+    let opts = WriteOptions::for_call(ctx, Some(false), Some(dry_run));
+    match txn::single(txn.commit(vec![change], opts)?) {
         Ok(w) => {
             let mut text = format!("Deleted {}\n", path.spelled);
-            write_support::push_notes(&mut text, &w);
+            txn::push_notes(&mut text, &w);
             Ok(Output::text(text).with("path", path.spelled.clone()))
         }
         Err(dry) => Ok(dry),

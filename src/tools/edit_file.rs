@@ -3,7 +3,7 @@
 //!
 //! Matching is on the decoded, `\n`-normalised text, so `old` written with `\n` matches a CRLF
 //! file, and every line the edit does not touch keeps its own terminator. Counting is exact:
-//! no normalisation ever widens it; the near-miss diagnosis lives in [`super::edit_miss`].
+//! no normalisation ever widens it; the near-miss diagnosis lives in [`crate::text::miss`].
 //!
 //! Cost: a 100 MB file costs its bytes, its decoded text (edited in place) and the encoded
 //! result; the old and new texts are copied only when the syntax gate or a dry run will look
@@ -16,15 +16,16 @@ use memchr::memmem;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::checked::{self, decode, encode_owned};
+use crate::text::miss;
 use crate::text::pieces::Pieces;
+use crate::text::region::{changed_lines, render_region};
 use crate::text::render::LineStyle;
-use crate::tools::edit_miss;
-use crate::tools::write_support::{self, changed_lines, decode, encode_owned, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Change, Transaction, texts_needed};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions, texts_needed};
 
 /// Lines of context shown around the edited region (spec 03).
 pub const REGION_CONTEXT: usize = 3;
@@ -62,7 +63,7 @@ pub struct EditFileArgs {
     pub all: Option<bool>,
     /// Instead of old/new: a list of {old, new, all} edits applied in order to the running
     /// result, all or nothing (CLI: a JSON array).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<::std::vec::Vec<EditSpec>>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<EditSpec>>)]
     pub edits: Option<::std::vec::Vec<EditSpec>>,
     /// Refuse an edit that adds syntax errors (default true).
     #[arg(long)]
@@ -120,7 +121,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         });
         fresh?;
         let original = decoded?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let old_text =
             texts_needed(opts, original.text().len()).then(|| original.text().to_owned());
         #[cfg(debug_assertions)]
@@ -145,7 +146,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             pieces.replace(&ranges, &vec![e.new.len(); ranges.len()]);
             replacements += ranges.len();
         }
-        write_support::refuse_merged_break(&args.path, &text)?;
+        checked::refuse_merged_break(&args.path, &text)?;
         let regions = changed_lines(text.text(), &pieces.changed());
         let (first, last) = (
             regions.first().map_or(1, |r| r.0),
@@ -170,7 +171,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             new_text,
             mode: None,
         };
-        let written = match write_support::single(txn.commit(vec![change], opts)?) {
+        let written = match txn::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,
             Err(dry) => return Ok(dry),
         };
@@ -184,7 +185,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             "Edited {} [#{tag}] ({replacements} {plural}, lines {first}-{last})\n{preview}",
             args.path
         );
-        write_support::push_notes(&mut out, &written);
+        txn::push_notes(&mut out, &written);
         Ok(Output::text(out)
             .with("path", args.path.clone())
             .with("tag", tag)
@@ -266,12 +267,12 @@ fn locate(spelled: &str, text: &str, e: &EditSpec) -> Result<Vec<Range<usize>>, 
     if e.all.unwrap_or(false) {
         let ranges: Vec<Range<usize>> = finder.find_iter(hay).map(|p| p..p + len).collect();
         if ranges.is_empty() {
-            return Err(edit_miss::diagnose(spelled, text, &e.old));
+            return Err(miss::diagnose(spelled, text, &e.old));
         }
         return Ok(ranges);
     }
     let Some(first) = finder.find(hay) else {
-        return Err(edit_miss::diagnose(spelled, text, &e.old));
+        return Err(miss::diagnose(spelled, text, &e.old));
     };
     if finder.find(&hay[first + 1..]).is_none() {
         return Ok(std::iter::once(first..first + len).collect());

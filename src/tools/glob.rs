@@ -9,10 +9,10 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
-use crate::tools::walk::{self, Base, Problems, WalkRules};
+use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 
 /// Default number of paths shown.

@@ -1,8 +1,6 @@
 //! `grep`: search file contents with a regular expression, in-process on ripgrep's own crates
 //! (grep-searcher, grep-regex, ignore) with a parallel walk (spec 02, "grep").
 
-pub mod search;
-
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -13,12 +11,12 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
-use crate::tools::walk::{self, Base, Problems, WalkRules};
+use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
+use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use search::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 
 /// Default number of files (files/count output) or matching lines (content output) shown.
 pub const DEFAULT_LIMIT: u64 = 100;

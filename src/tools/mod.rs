@@ -6,11 +6,9 @@
 //! and `schema` all come from that definition, so they cannot drift.
 
 pub mod apply_patch;
-pub mod args;
 pub mod delete_path;
 pub mod edit_file;
 pub mod edit_lines;
-pub mod edit_miss;
 pub mod exec;
 pub mod exec_command;
 pub mod glob;
@@ -22,10 +20,8 @@ pub mod notes_read;
 pub mod notes_write;
 pub mod read_file;
 pub mod skill;
-pub mod walk;
 pub mod write_file;
 pub mod write_stdin;
-pub mod write_support;
 
 use std::borrow::Cow;
 
@@ -33,8 +29,9 @@ use clap::Command;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::context::Ctx;
+use crate::args;
 use crate::error::{ToolError, ToolResult};
+use crate::workspace::context::Ctx;
 
 /// A tool group (spec 00, "Groups, sensitivity, serial").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

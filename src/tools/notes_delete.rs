@@ -4,11 +4,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::notes::{NoteName, Store, unknown_note};
 use crate::tools::notes_write::sensitive_view;
 use crate::tools::{Group, Tool, ToolMeta, ToolView};
+use crate::workspace::context::Ctx;
 
 /// Arguments of notes_delete.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

@@ -6,11 +6,11 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolResult};
 use crate::notes::{MAX_LISTED, Store};
 use crate::text::clock::format_utc;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 
 /// Arguments of notes_list.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

@@ -4,10 +4,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::notes::{NoteName, Store, unknown_note};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 
 /// Arguments of notes_read.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

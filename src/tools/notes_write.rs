@@ -4,10 +4,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::notes::{MAX_NOTE_BYTES, NoteName, Store, too_big};
 use crate::tools::{Group, Tool, ToolMeta, ToolView};
+use crate::workspace::context::Ctx;
 
 /// Arguments of notes_write.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

@@ -8,14 +8,14 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
-use crate::tools::list_dir;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 
 /// Default number of lines shown.
@@ -72,7 +72,7 @@ pub struct ReadFileArgs {
     #[arg(long, value_enum)]
     pub mode: Option<Mode>,
     /// Indentation-mode options (an object; given as JSON on the command line).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<Indentation>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<Indentation>)]
     pub indentation: Option<Indentation>,
     /// Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false).
     #[arg(long)]
@@ -123,7 +123,7 @@ A directory path returns its listing.",
             ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
         })?;
         if meta.is_dir() {
-            return list_dir::listing(ctx, &checked, 1, list_dir::DEFAULT_LIMIT, 1, true, false);
+            return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false);
         }
         if !meta.is_file() {
             // Opening a FIFO would block until a writer appears; a device may never end.

@@ -7,10 +7,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::skills::{self, Catalogue, MAX_BODY_CHARS};
 use crate::tools::{Group, Tool, ToolMeta, ToolView};
+use crate::workspace::context::Ctx;
 
 /// Arguments of skill.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

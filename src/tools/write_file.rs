@@ -4,13 +4,14 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::checked::{decode, encode};
 use crate::text::editable::EditableText;
-use crate::tools::write_support::{self, decode, encode, line_delta};
+use crate::text::region::line_delta;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Change, Transaction};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 
 /// Arguments of write-file.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
@@ -106,7 +107,7 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let path = ctx.check_path(&args.path, Access::Write)?;
         let txn = Transaction::begin(ctx, [path.real.as_path()])?;
         let before = txn.load(&path)?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let (new_text, old_text) = match &before {
             None => {
                 check_guards_on_missing(&args)?;
@@ -137,7 +138,7 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
             new_text: Some(new_text.text().to_owned()),
             mode: None,
         };
-        let written = match write_support::single(txn.commit(vec![change], opts)?) {
+        let written = match txn::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,
             Err(dry) => return Ok(dry),
         };
@@ -153,7 +154,7 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
                 format!("Wrote {} [#{tag}] (+{added} -{removed} lines)\n", args.path)
             }
         };
-        write_support::push_notes(&mut text, &written);
+        txn::push_notes(&mut text, &written);
         Ok(Output::text(text)
             .with("path", args.path.clone())
             .with("tag", tag)

@@ -85,6 +85,18 @@ pub enum PolicyError {
     },
 }
 
+/// A policy refusal as a tool error: argument errors (empty path, NUL byte) are usage errors,
+/// the rest refusals (spec 01, "Path policy").
+impl From<PolicyError> for crate::error::ToolError {
+    fn from(e: PolicyError) -> crate::error::ToolError {
+        if e.is_usage() {
+            crate::error::ToolError::usage(e.to_string())
+        } else {
+            crate::error::ToolError::refused(e.to_string())
+        }
+    }
+}
+
 impl PolicyError {
     /// Whether this is an argument error (exit 2) rather than a refusal (exit 1).
     pub fn is_usage(&self) -> bool {

@@ -221,7 +221,7 @@ impl StateStore {
 }
 
 impl Drop for StateStore {
-    /// Checkpoints and truncates the WAL once it has passed [`WAL_LIMIT_BYTES`]. Best effort:
+    /// Checkpoints and truncates the WAL once it has passed `WAL_LIMIT_BYTES`. Best effort:
     /// the data is already committed, so when other processes keep the database busy the
     /// checkpoint is left to a later close.
     fn drop(&mut self) {

@@ -10,11 +10,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::context::Ctx;
-use crate::error::ToolError;
+use crate::error::{Output, ToolError};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::content_tag;
+use crate::workspace::context::Ctx;
 use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
@@ -363,4 +363,44 @@ fn restore(undo: Vec<Undo<'_>>) -> bool {
         ok &= r.is_ok();
     }
     ok
+}
+
+impl WriteOptions {
+    /// The options of one write call from its `check_syntax` and `dry_run` arguments:
+    /// `dry_run` defaults to false; `check_syntax` to true, and is off when the global
+    /// setting is off.
+    pub fn for_call(ctx: &Ctx, check_syntax: Option<bool>, dry_run: Option<bool>) -> WriteOptions {
+        WriteOptions {
+            dry_run: dry_run.unwrap_or(false),
+            check_syntax: check_syntax.unwrap_or(true) && ctx.syntax_check,
+        }
+    }
+}
+
+/// The output of a dry run: the diff (coloured for a person on a terminal).
+pub fn dry_run_output(diff_text: String) -> Output {
+    let shown = if diff::colour_wanted() {
+        diff::colourise(&diff_text)
+    } else {
+        diff_text.clone()
+    };
+    Output::text(shown)
+        .with("dry_run", true)
+        .with("diff", diff_text)
+}
+
+/// Appends the syntax summary and any registration note of a written file, one line each.
+pub fn push_notes(text: &mut String, w: &Written) {
+    for line in [&w.syntax, &w.note].into_iter().flatten() {
+        text.push_str(line);
+        text.push('\n');
+    }
+}
+
+/// The single written file of a one-file transaction.
+pub fn single(outcome: Outcome) -> Result<Written, Output> {
+    match outcome {
+        Outcome::DryRun(d) => Err(dry_run_output(d)),
+        Outcome::Written(mut w) => Ok(w.remove(0)),
+    }
 }

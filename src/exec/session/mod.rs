@@ -233,6 +233,34 @@ pub(crate) fn budget_bytes(tokens: Option<u64>) -> usize {
         .min(PENDING_OUTPUT_CAP as u64) as usize
 }
 
+/// The tool result of a session reply (spec 05 text), with `session_id` or `exit_code`,
+/// `wall_time_ms` and `total_lines` for `--json`.
+impl SessionReply {
+    /// The reply as a tool's output.
+    pub fn into_output(self) -> crate::error::Output {
+        let mut out = crate::error::Output::text(self.to_text())
+            .with("wall_time_ms", self.wall_time.as_millis() as u64);
+        out = match self.status {
+            SessionStatus::Running { session_id } => out.with("session_id", session_id),
+            SessionStatus::Exited { exit_code } => out.with("exit_code", exit_code),
+        };
+        if let Some(n) = self.total_lines {
+            out = out.with("total_lines", n);
+        }
+        out
+    }
+}
+
+/// Session errors as tool errors: an empty command is an argument error, the rest refusals.
+impl From<SessionError> for crate::error::ToolError {
+    fn from(e: SessionError) -> crate::error::ToolError {
+        match e {
+            SessionError::EmptyCommand => crate::error::ToolError::usage(e.to_string()),
+            _ => crate::error::ToolError::refused(e.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,9 @@
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Value, json};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::tools::{self, ToolSpec, ToolView};
+use crate::workspace::context::Ctx;
 
 /// The `schema` subcommand.
 pub fn command() -> Command {

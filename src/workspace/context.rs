@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use crate::error::ToolError;
-use crate::skills::SkillDir;
 use crate::workspace::config::Config;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
+use crate::workspace::skill_dirs::SkillDir;
 use crate::workspace::state::StateStore;
 
 /// Global settings after flags, environment and configuration are layered (spec 00).
@@ -179,6 +179,30 @@ impl Ctx {
     /// Checks a caller-spelled path against the policy.
     pub fn check_path(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
         Ok(self.policy.check(&self.cwd, spelled, access)?)
+    }
+
+    /// Config `exec.prefix` (spec 05 "Backend"), empty when unset.
+    pub fn exec_prefix(&self) -> Vec<String> {
+        self.config
+            .exec
+            .as_ref()
+            .and_then(|e| e.prefix.clone())
+            .unwrap_or_default()
+    }
+
+    /// Checks a caller-spelled workdir against the read policy (spec 05 "workdir must pass the
+    /// read policy") and that it is a directory. None stays None (the current directory).
+    pub fn check_workdir(&self, spelled: Option<&str>) -> Result<Option<PathBuf>, ToolError> {
+        let Some(spelled) = spelled else {
+            return Ok(None);
+        };
+        let checked = self.check_path(spelled, Access::Read)?;
+        if !checked.real.is_dir() {
+            return Err(ToolError::refused(format!(
+                "workdir {spelled} is not a directory; give an existing folder"
+            )));
+        }
+        Ok(Some(checked.real))
     }
 
     /// The `.agent-state/` folder (not created).

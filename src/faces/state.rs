@@ -3,9 +3,9 @@
 
 use clap::{Arg, ArgMatches, Command};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::clock::format_utc_ms as format_ms;
+use crate::workspace::context::Ctx;
 use crate::workspace::policy;
 
 /// The `state` subcommand.

@@ -1,20 +1,18 @@
-//! Arguments: schema generation, validation that reports every problem at once, and the
-//! conversion of command-line flags into the same JSON object a program would send
-//! (spec 00 "Three ways to pass arguments", spec 07).
+//! Tool arguments: schema generation and validation that reports every problem at once
+//! (spec 00 "Three ways to pass arguments", spec 07). The command-line flags are turned into
+//! the same JSON object in `faces::input`.
 //!
 //! All three ways end in one JSON object validated against the tool's schema, so flags, `--args`
 //! and `call` cannot disagree. Defaults live in one place: the serde defaults of the argument
 //! struct (clap's `default_value` is shown in `--help` only; values clap filled in from a default
 //! are not copied into the object).
 
-mod fast_check;
+pub mod fast_check;
 
 use std::any::TypeId;
 use std::sync::Mutex;
 
-use clap::ArgMatches;
-use clap::parser::ValueSource;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::ToolError;
 
@@ -251,79 +249,6 @@ fn expected(node: &Value) -> String {
     out
 }
 
-/// Builds the JSON arguments object from the flags and positionals given on the command line
-/// (not clap defaults), converting each raw string by the schema property's type: integers
-/// and numbers parsed (left as strings when they do not parse, so validation names them),
-/// booleans from `true`/`false`, arrays of strings from repeated values, other arrays and
-/// objects parsed as JSON.
-pub fn matches_to_json(
-    schema: &Value,
-    matches: &ArgMatches,
-) -> Result<Map<String, Value>, ToolError> {
-    let mut out = Map::new();
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return Ok(out);
-    };
-    for (name, prop) in props {
-        match matches.value_source(name) {
-            Some(ValueSource::CommandLine) | Some(ValueSource::EnvVariable) => {}
-            _ => continue,
-        }
-        let Ok(Some(raw)) = matches.try_get_raw(name) else {
-            continue;
-        };
-        let raw: Vec<String> = raw.map(|s| s.to_string_lossy().into_owned()).collect();
-        out.insert(name.clone(), convert(name, prop, raw)?);
-    }
-    Ok(out)
-}
-
-fn convert(name: &str, prop: &Value, raw: Vec<String>) -> Result<Value, ToolError> {
-    let ty = prop.get("type").and_then(Value::as_str).unwrap_or("string");
-    let first = raw.first().cloned().unwrap_or_default();
-    let parse_json = |s: &str| {
-        serde_json::from_str::<Value>(s).map_err(|e| {
-            ToolError::usage(format!("--{}: not valid JSON: {e}", name.replace('_', "-")))
-        })
-    };
-    Ok(match ty {
-        "integer" => first
-            .parse::<i64>()
-            .map(Value::from)
-            .or_else(|_| first.parse::<u64>().map(Value::from))
-            .unwrap_or(Value::String(first)),
-        "number" => first
-            .parse::<f64>()
-            .ok()
-            .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
-            .unwrap_or(Value::String(first)),
-        "boolean" => match first.as_str() {
-            "true" | "" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            _ => Value::String(first),
-        },
-        "array" => {
-            let item_ty = prop
-                .get("items")
-                .and_then(|i| i.get("type"))
-                .and_then(Value::as_str);
-            if item_ty == Some("string") {
-                Value::Array(raw.into_iter().map(Value::String).collect())
-            } else if raw.len() == 1 && first.trim_start().starts_with('[') {
-                parse_json(&first)?
-            } else {
-                Value::Array(
-                    raw.iter()
-                        .map(|r| parse_json(r))
-                        .collect::<Result<Vec<_>, _>>()?,
-                )
-            }
-        }
-        "object" => parse_json(&first)?,
-        _ => Value::String(first),
-    })
-}
-
 /// A clap value parser for flags that take a JSON value of type `T` (object and array
 /// arguments on the command line).
 pub fn json_flag<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, String> {
@@ -371,132 +296,6 @@ mod tests {
         assert_eq!(s["properties"]["offset"]["type"], "integer");
         assert_eq!(s["additionalProperties"], false);
         assert!(s.get("$schema").is_none());
-    }
-
-    /// Values near what a schema node accepts: valid ones, boundary values on both sides,
-    /// wrong types, missing and unknown properties.
-    fn near(schema: &Value) -> proptest::strategy::BoxedStrategy<Value> {
-        use proptest::prelude::*;
-        if let Some(options) = schema.get("enum").and_then(Value::as_array) {
-            let mut all = options.clone();
-            all.extend([json!("bogus"), json!(1)]);
-            return prop::sample::select(all).boxed();
-        }
-        let pick = |v: Vec<Value>| prop::sample::select(v).boxed();
-        match schema.get("type").and_then(Value::as_str) {
-            Some("integer") => pick(vec![
-                json!(-1),
-                json!(0),
-                json!(1),
-                json!(2),
-                json!(400),
-                json!(1999),
-                json!(2000),
-                json!(2001),
-                json!(u64::MAX),
-                json!(i64::MIN),
-                json!(1.0),
-                json!(1.5),
-                json!("1"),
-                Value::Null,
-            ]),
-            Some("string") => pick(vec![json!(""), json!("a"), json!("*.rs"), json!(5)]),
-            Some("boolean") => pick(vec![json!(true), json!(false), json!("true"), json!(0)]),
-            Some("object") => {
-                let props: Vec<_> = schema["properties"]
-                    .as_object()
-                    .map(|p| p.iter().map(|(k, s)| (k.clone(), near(s))).collect())
-                    .unwrap_or_default();
-                let fields: Vec<_> = props
-                    .into_iter()
-                    .map(|(k, s)| prop::option::weighted(0.5, s).prop_map(move |v| (k.clone(), v)))
-                    .collect();
-                (fields, prop::option::weighted(0.1, Just(json!(1))))
-                    .prop_map(|(fields, bogus)| {
-                        let mut m: Map<String, Value> = fields
-                            .into_iter()
-                            .filter_map(|(k, v)| v.map(|v| (k, v)))
-                            .collect();
-                        if let Some(b) = bogus {
-                            m.insert("bogus".into(), b);
-                        }
-                        Value::Object(m)
-                    })
-                    .boxed()
-            }
-            _ => pick(vec![Value::Null, json!([]), json!({})]),
-        }
-    }
-
-    /// The fast path may only call valid what the full validator calls valid, on every tool's
-    /// real schema.
-    #[test]
-    fn fast_check_never_accepts_what_the_validator_rejects() {
-        use proptest::prelude::*;
-        let schemas: Vec<Value> = crate::tools::registry()
-            .iter()
-            .map(|t| (t.schema)().clone())
-            .chain([schema_for::<Demo>()])
-            .collect();
-        let accepted = std::cell::Cell::new(0);
-        for schema in &schemas {
-            let full = jsonschema::options()
-                .should_validate_formats(false)
-                .build(schema)
-                .unwrap();
-            let mut runner =
-                proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(2000));
-            runner
-                .run(&near(schema), |v| {
-                    let fast = fast_check::certainly_valid(schema, &v);
-                    let valid = full.is_valid(&v);
-                    prop_assert!(!fast || valid, "fast path accepted {v} for {schema}");
-                    accepted.set(accepted.get() + u32::from(fast));
-                    Ok(())
-                })
-                .unwrap();
-        }
-        // The generator really produces valid arguments, so the property is exercised.
-        let accepted = accepted.get();
-        assert!(accepted > 500, "only {accepted} accepted");
-    }
-
-    #[test]
-    fn fast_check_accepts_common_valid_arguments() {
-        let s = crate::tools::find("read_file")
-            .map(|t| (t.schema)())
-            .unwrap();
-        assert!(fast_check::certainly_valid(
-            s,
-            &json!({"path": "a", "offset": 3, "limit": 10})
-        ));
-        assert!(fast_check::certainly_valid(
-            s,
-            &json!({"path": "a", "mode": "indentation", "indentation": {"anchor_line": 2}})
-        ));
-        assert!(!fast_check::certainly_valid(
-            s,
-            &json!({"path": "a", "offset": 0})
-        ));
-        assert!(!fast_check::certainly_valid(s, &json!({"offset": 1})));
-        assert!(!fast_check::certainly_valid(
-            s,
-            &json!({"path": "a", "x": 1})
-        ));
-        assert!(!fast_check::certainly_valid(
-            s,
-            &json!({"path": "a", "indentation": {"y": 1}})
-        ));
-        let g = crate::tools::find("grep").map(|t| (t.schema)()).unwrap();
-        assert!(fast_check::certainly_valid(
-            g,
-            &json!({"pattern": "x", "output": "count", "limit": 2000})
-        ));
-        assert!(!fast_check::certainly_valid(
-            g,
-            &json!({"pattern": "x", "limit": 2001})
-        ));
-        assert!(!fast_check::certainly_valid(g, &json!({"pattern": ""})));
     }
 
     #[test]

@@ -51,19 +51,18 @@ pub const SHELLS: [(Shell, &str); 5] = [
     (Shell::PowerShell, "_agtool.ps1"),
 ];
 
-/// The completion script for `shell`.
-pub fn completion_script(shell: Shell) -> String {
-    let mut cmd = crate::cli::command();
+/// The completion script for `shell` from the whole command tree (`crate::cli::command`).
+pub fn completion_script(shell: Shell, mut cmd: Command) -> String {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "agtool", &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// The roff manual page.
-pub fn man_page() -> String {
+/// The roff manual page of the whole command tree (`crate::cli::command`).
+pub fn man_page(cmd: Command) -> String {
     let mut buf = Vec::new();
     // Rendering into memory cannot fail.
-    let _ = clap_mangen::Man::new(crate::cli::command()).render(&mut buf);
+    let _ = clap_mangen::Man::new(cmd).render(&mut buf);
     String::from_utf8_lossy(&buf).into_owned()
 }
 
@@ -73,11 +72,11 @@ fn write_into(dir: &str, name: &str, text: &str) -> Result<(), ToolError> {
         .map_err(|e| ToolError::refused(format!("cannot write {dir}/{name}: {e}")))
 }
 
-/// Runs `completions`.
-pub fn run_completions(m: &ArgMatches) -> ToolResult {
+/// Runs `completions` on the whole command tree.
+pub fn run_completions(m: &ArgMatches, tree: Command) -> ToolResult {
     if let Some(dir) = m.get_one::<String>("write") {
         for (shell, name) in SHELLS {
-            write_into(dir, name, &completion_script(shell))?;
+            write_into(dir, name, &completion_script(shell, tree.clone()))?;
         }
         return Ok(Output::text(format!(
             "Wrote {} completion files into {dir}",
@@ -88,14 +87,14 @@ pub fn run_completions(m: &ArgMatches) -> ToolResult {
         .get_one::<Shell>("shell")
         .copied()
         .ok_or_else(|| ToolError::usage("name a shell"))?;
-    Ok(Output::text(completion_script(shell)))
+    Ok(Output::text(completion_script(shell, tree)))
 }
 
-/// Runs `man`.
-pub fn run_man(m: &ArgMatches) -> ToolResult {
+/// Runs `man` on the whole command tree.
+pub fn run_man(m: &ArgMatches, tree: Command) -> ToolResult {
     if let Some(dir) = m.get_one::<String>("write") {
-        write_into(dir, "agtool.1", &man_page())?;
+        write_into(dir, "agtool.1", &man_page(tree))?;
         return Ok(Output::text(format!("Wrote {dir}/agtool.1")));
     }
-    Ok(Output::text(man_page()))
+    Ok(Output::text(man_page(tree)))
 }

@@ -4,10 +4,11 @@
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value, json};
 
-use crate::cli;
-use crate::context::Ctx;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::faces::input::{json_type, parse_object, read_stdin_text};
+use crate::faces::run::run_with_timeout;
 use crate::tools::{self, ToolSpec};
+use crate::workspace::context::Ctx;
 
 use super::schema::{group_enabled, left_out, unknown_tool};
 
@@ -38,9 +39,7 @@ pub fn parse_envelope(v: &Value) -> Result<(String, Value), ToolError> {
         .to_owned();
     let args = match (v.get("input"), v.get("arguments")) {
         (Some(input), _) => input.clone(),
-        (None, Some(Value::String(s))) => {
-            Value::Object(cli::parse_object(s, "envelope arguments")?)
-        }
+        (None, Some(Value::String(s))) => Value::Object(parse_object(s, "envelope arguments")?),
         (None, Some(obj @ Value::Object(_))) => obj.clone(),
         (None, Some(_)) => {
             return Err(ToolError::usage(
@@ -73,21 +72,21 @@ fn run_one(ctx: &Ctx, name: &str, args: Value) -> ToolResult {
     if !args.is_object() {
         return Err(ToolError::usage(format!(
             "arguments for {name}: expected a JSON object, got {}",
-            cli::json_type(&args)
+            json_type(&args)
         )));
     }
-    cli::run_with_timeout(ctx, &spec, args)
+    run_with_timeout(ctx, &spec, args)
 }
 
 /// Runs `call`.
 pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
-    let input = cli::read_stdin_text("call")?;
+    let input = read_stdin_text("call")?;
     if m.get_flag("batch") {
         return run_batch(ctx, &input);
     }
     match m.get_one::<String>("name") {
         Some(name) => {
-            let args = Value::Object(cli::parse_object(&input, "call arguments")?);
+            let args = Value::Object(parse_object(&input, "call arguments")?);
             run_one(ctx, name, args)
         }
         None => {

@@ -16,8 +16,8 @@ use std::time::SystemTime;
 use grep::regex::RegexMatcher;
 use grep::searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
+use crate::search::walk::Problems;
 use crate::text::render::{MAX_LINE_BYTES, truncate_line};
-use crate::tools::walk::Problems;
 
 /// What a search reports per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,9 +12,8 @@ use std::sync::Mutex;
 use globset::{GlobBuilder, GlobMatcher};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
-use crate::context::Ctx;
-use crate::error::ToolError;
-use crate::tools::list_dir::describe_walk_error;
+use crate::error::{ToolError, io_reason};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
 /// Most walk problems (unreadable folders and files) listed in a result; the rest are counted.
@@ -275,6 +274,25 @@ pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobMatcher, ToolErr
         .build()
         .map(|g| g.compile_matcher())
         .map_err(|e| ToolError::usage(format!("invalid {what}: {e}")))
+}
+
+/// A walk error as `path: reason`, with the path relative to the current directory.
+pub fn describe_walk_error(ctx: &Ctx, err: &ignore::Error) -> String {
+    fn find(err: &ignore::Error) -> (Option<&std::path::Path>, String) {
+        match err {
+            ignore::Error::WithPath { path, err } => (Some(path.as_path()), find(err).1),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                find(err)
+            }
+            ignore::Error::Io(e) => (None, io_reason(e)),
+            ignore::Error::Loop { child, .. } => (Some(child.as_path()), "symlink loop".into()),
+            other => (None, other.to_string()),
+        }
+    }
+    match find(err) {
+        (Some(p), reason) => format!("{}: {reason}", ctx.display(p)),
+        (None, reason) => reason,
+    }
 }
 
 #[cfg(test)]

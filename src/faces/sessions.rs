@@ -6,10 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::exec::session::{SessionInfo, client};
-use crate::tools::exec_command::session_error;
+use crate::workspace::context::Ctx;
 
 /// The `sessions` subcommand.
 pub fn command() -> Command {
@@ -71,7 +70,7 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
     let state_dir = ctx.state_dir();
     match m.subcommand() {
         Some(("list", _)) => {
-            let sessions = client::list(&state_dir).map_err(session_error)?;
+            let sessions = client::list(&state_dir)?;
             let text = if sessions.is_empty() {
                 "No sessions.".to_owned()
             } else {
@@ -80,7 +79,7 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             Ok(Output::text(text).with("sessions", sessions.len()))
         }
         Some(("kill", sub)) if sub.get_flag("all") => {
-            let ids = client::kill_all(&state_dir).map_err(session_error)?;
+            let ids = client::kill_all(&state_dir)?;
             Ok(Output::text(match ids.len() {
                 0 => "No sessions.".to_owned(),
                 n => format!("Killed {n} session{}: {}", plural(n), join_ids(&ids)),
@@ -88,11 +87,11 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         }
         Some(("kill", sub)) => {
             let id = sub.get_one::<u64>("id").copied().unwrap_or_default();
-            client::kill(&state_dir, id).map_err(session_error)?;
+            client::kill(&state_dir, id)?;
             Ok(Output::text(format!("Killed session {id}.")))
         }
         Some(("stop-server", _)) => {
-            let was_running = client::stop_server(&state_dir).map_err(session_error)?;
+            let was_running = client::stop_server(&state_dir)?;
             Ok(Output::text(if was_running {
                 "Stopped the session server (its sessions were killed)."
             } else {

@@ -1,15 +1,16 @@
-//! Applying a parsed patch in memory (spec 04 "Applying"): every hunk of every file is
-//! policy-checked, freshness-gated, matched and computed before anything is written. Hunks for
-//! one path apply in order to the running result, so Add-then-Update works.
+//! Planning a parsed patch against the workspace, in memory (spec 04 "Applying"). The patch
+//! engine (`crate::patch`) stays pure; here its hunks meet real files: every hunk of every
+//! file is policy-checked, freshness-gated, matched and computed before anything is written.
+//! Hunks for one path apply in order to the running result, so Add-then-Update works.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::patch::{Hunk, Patch, compute_edits};
+use crate::text::checked::{decode, encode};
 use crate::text::editable::EditableText;
-use crate::tools::write_support::{decode, encode};
+use crate::workspace::context::Ctx;
 use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::txn::{Change, Transaction};
@@ -39,6 +40,7 @@ impl Action {
 /// One line of the summary: a file as the patch spelled it.
 #[derive(Debug, Clone)]
 pub struct Entry {
+    /// A, M or D.
     pub action: Action,
     /// The path as spelled in the patch (the destination for a move).
     pub spelled: String,
@@ -109,6 +111,7 @@ pub struct Plan {
 
 /// A file's change plus what the output needs about it.
 pub struct PlannedFile {
+    /// The change to commit (new bytes, deletion or move) in the write transaction.
     pub change: Change,
     /// The spelled path the diff's `a/` side shows (the move source for a move).
     pub old_label: String,

@@ -1,38 +1,5 @@
-//! Helpers shared by the write tools (spec 03): options, decoding with the spec's refusals,
-//! line deltas, dry-run output and the result lines.
-
-use crate::context::Ctx;
-use crate::error::{Output, ToolError};
-use crate::text::diff;
-use crate::text::editable::EditableText;
-use crate::workspace::txn::{Outcome, WriteOptions, Written};
-
-/// The options of one write call: `dry_run` and `check_syntax` (default true, and off when
-/// the global setting is off).
-pub fn options(ctx: &Ctx, check_syntax: Option<bool>, dry_run: Option<bool>) -> WriteOptions {
-    WriteOptions {
-        dry_run: dry_run.unwrap_or(false),
-        check_syntax: check_syntax.unwrap_or(true) && ctx.syntax_check,
-    }
-}
-
-/// Decodes an existing file's bytes, refusing binary and undecodable files with spec 01's
-/// messages.
-pub fn decode(spelled: &str, bytes: &[u8]) -> Result<EditableText, ToolError> {
-    EditableText::decode(bytes).map_err(|e| ToolError::refused(e.message(spelled)))
-}
-
-/// Encodes text back, refusing characters the file's encoding cannot hold.
-pub fn encode(spelled: &str, text: &EditableText) -> Result<Vec<u8>, ToolError> {
-    text.encode()
-        .map_err(|e| ToolError::refused(format!("{spelled}: {e}")))
-}
-
-/// [`encode`], consuming the text (no copy for UTF-8 with LF line breaks).
-pub fn encode_owned(spelled: &str, text: EditableText) -> Result<Vec<u8>, ToolError> {
-    text.into_encoded()
-        .map_err(|e| ToolError::refused(format!("{spelled}: {e}")))
-}
+//! Edited regions: lines added and removed, which lines a change touched, and the preview of
+//! the edited lines that the edit tools print (spec 03 "edit-file" output, "edit-lines" result).
 
 /// Lines added and removed between two `\n`-normalised texts.
 pub fn line_delta(old: &str, new: &str) -> (usize, usize) {
@@ -46,34 +13,6 @@ pub fn line_delta(old: &str, new: &str) -> (usize, usize) {
         }
     }
     (added, removed)
-}
-
-/// The output of a dry run: the diff (coloured for a person on a terminal).
-pub fn dry_run_output(diff_text: String) -> Output {
-    let shown = if diff::colour_wanted() {
-        diff::colourise(&diff_text)
-    } else {
-        diff_text.clone()
-    };
-    Output::text(shown)
-        .with("dry_run", true)
-        .with("diff", diff_text)
-}
-
-/// Appends the syntax summary and any registration note of a written file, one line each.
-pub fn push_notes(text: &mut String, w: &Written) {
-    for line in [&w.syntax, &w.note].into_iter().flatten() {
-        text.push_str(line);
-        text.push('\n');
-    }
-}
-
-/// The single written file of a one-file transaction.
-pub fn single(outcome: Outcome) -> Result<Written, Output> {
-    match outcome {
-        Outcome::DryRun(d) => Err(dry_run_output(d)),
-        Outcome::Written(mut w) => Ok(w.remove(0)),
-    }
 }
 
 /// The 1-based first and last line each changed byte range of `text` (`\n` line breaks)
@@ -148,18 +87,4 @@ pub fn render_region(
         }
     }
     out
-}
-
-/// Refuses an edited text in which a lone CR would meet the LF of the empty line after it
-/// (see [`EditableText::merged_break`]).
-pub fn refuse_merged_break(spelled: &str, text: &EditableText) -> Result<(), ToolError> {
-    match text.merged_break() {
-        None => Ok(()),
-        Some(n) => Err(ToolError::refused(format!(
-            "this edit of {spelled} would leave line {n} ending in a lone CR right before an \
-             empty line ending in LF; on disk the two read back as one CRLF and a line would be \
-             lost. Include that line break in the edit so its ending can be chosen; nothing was \
-             written"
-        ))),
-    }
 }
