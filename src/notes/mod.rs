@@ -75,6 +75,16 @@ pub struct Saved {
     pub created: bool,
 }
 
+/// Whether notes_write and notes_delete are sensitive (need approval in a host that asks):
+/// config `notes.write_sensitive`, default false (spec 00, spec 06).
+pub fn writes_sensitive(ctx: &Ctx) -> bool {
+    ctx.config
+        .notes
+        .as_ref()
+        .and_then(|n| n.write_sensitive)
+        .unwrap_or(false)
+}
+
 /// The store as the caller sees it in messages (relative to the current directory when under
 /// it), with where it was configured when that was not the default.
 fn store_label(ctx: &Ctx) -> String {

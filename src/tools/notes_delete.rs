@@ -5,8 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
-use crate::notes::{NoteName, Store, unknown_note};
-use crate::tools::notes_write::sensitive_view;
+use crate::notes::{self, NoteName, Store, unknown_note};
 use crate::tools::{Group, Tool, ToolMeta, ToolView};
 use crate::workspace::context::Ctx;
 
@@ -43,7 +42,10 @@ to correct part of a note, rewrite it with notes_write instead.",
     };
 
     fn view(ctx: &Ctx) -> Result<ToolView, String> {
-        Ok(sensitive_view(ctx, Self::META))
+        Ok(ToolView::of(ToolMeta {
+            sensitive: notes::writes_sensitive(ctx),
+            ..Self::META
+        }))
     }
 
     fn run(ctx: &Ctx, args: NotesDeleteArgs) -> ToolResult {

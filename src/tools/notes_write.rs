@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
-use crate::notes::{MAX_NOTE_BYTES, NoteName, Store, too_big};
+use crate::notes::{self, MAX_NOTE_BYTES, NoteName, Store, too_big};
 use crate::tools::{Group, Tool, ToolMeta, ToolView};
 use crate::workspace::context::Ctx;
 
@@ -29,18 +29,6 @@ pub struct NotesWriteArgs {
 
 /// The notes_write tool.
 pub struct NotesWrite;
-
-/// `META` with `sensitive` set from config `notes.write_sensitive` (spec 06): the view of
-/// notes_write and notes_delete.
-pub fn sensitive_view(ctx: &Ctx, meta: ToolMeta) -> ToolView {
-    let sensitive = ctx
-        .config
-        .notes
-        .as_ref()
-        .and_then(|n| n.write_sensitive)
-        .unwrap_or(meta.sensitive);
-    ToolView::of(ToolMeta { sensitive, ..meta })
-}
 
 impl Tool for NotesWrite {
     type Args = NotesWriteArgs;
@@ -69,7 +57,10 @@ instead of starting another.",
     };
 
     fn view(ctx: &Ctx) -> Result<ToolView, String> {
-        Ok(sensitive_view(ctx, Self::META))
+        Ok(ToolView::of(ToolMeta {
+            sensitive: notes::writes_sensitive(ctx),
+            ..Self::META
+        }))
     }
 
     fn run(ctx: &Ctx, args: NotesWriteArgs) -> ToolResult {
