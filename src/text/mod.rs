@@ -12,6 +12,8 @@ pub mod lookalike;
 pub mod miss;
 pub mod names;
 pub mod pieces;
+pub mod placeholder;
+pub mod plural;
 pub mod region;
 pub mod render;
 pub mod scan;
