@@ -271,6 +271,8 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
         }
         Err(e) => return Err(whole(e.message)),
     };
+    // A file that is not text is named before the freshness gate: no read could pass it.
+    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let recorded = if ctx.freshness {
         match txn.shown_tag(&f.path) {
             Ok(Some(tag)) => Some(tag),
@@ -285,7 +287,6 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
     } else {
         None
     };
-    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let lines: Vec<&str> = text.lines().collect();
     let mut failures = Vec::new();
     for (_, op) in &f.ops {
