@@ -105,7 +105,8 @@ impl Tool for Grep {
         description: "Search file contents with a regular expression (ripgrep's engine).\n\
 output: files (default) lists matching files, most recently modified first; content prints \
 `path:line:text` for each matching line (context lines as `path-line-text`, groups separated by \
-`--`); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
+`--`; a line over 500 bytes shows 500 bytes around its first match, `[… n bytes]` marking each \
+cut side); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
 upper-case letter. Use include to filter file names (\"*.rs\"), fixed_strings for literal text, \
 multiline for patterns spanning lines. Hidden, ignored (.gitignore) and binary files are skipped. \
 A `Files whose names match:` section lists files whose names contain the pattern.",
