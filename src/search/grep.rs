@@ -20,6 +20,7 @@ use grep::searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
 use crate::search::walk::Problems;
 use crate::text::render::{MAX_LINE_BYTES, window_line};
+use crate::workspace::special::{OpenError, open_regular};
 
 /// What a search reports per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,6 +273,8 @@ pub struct Worker {
     pub problems: Problems,
     /// Files skipped because they are binary.
     pub binary_files: u64,
+    /// FIFOs, sockets and devices met and skipped, never opened.
+    pub special_files: u64,
 }
 
 /// What searching one file found.
@@ -283,6 +286,8 @@ pub enum Outcome {
     Hit,
     /// A NUL byte: skipped as binary.
     Binary,
+    /// A FIFO, socket or device (its kind): not searched, and never opened blocking.
+    Special(&'static str),
 }
 
 impl Worker {
@@ -297,12 +302,14 @@ impl Worker {
             names: NameMatches::default(),
             problems: Problems::default(),
             binary_files: 0,
+            special_files: 0,
         }
     }
 
     /// Searches one file. `mtime` is asked only when the file has hits (so files without hits
     /// are never stat'ed). An unreadable file is an `Err` with the reason, for the caller to
-    /// record with the path it shows.
+    /// record with the path it shows. A special file is never opened blocking (see
+    /// [`open_regular`]): it is counted in `special_files` and reported as such.
     pub fn search(
         &mut self,
         path: &Path,
@@ -318,7 +325,16 @@ impl Worker {
             lines: Vec::new(),
             binary: false,
         };
-        self.searcher.search_path(&self.matcher, path, &mut sink)?;
+        let file = match open_regular(path) {
+            Ok(f) => f,
+            Err(OpenError::Special(kind)) => {
+                self.special_files += 1;
+                return Ok(Outcome::Special(kind));
+            }
+            Err(OpenError::Directory) => return Err(io::Error::other("is a directory")),
+            Err(OpenError::Io(e)) => return Err(e),
+        };
+        self.searcher.search_file(&self.matcher, &file, &mut sink)?;
         if sink.binary {
             self.binary_files += 1;
             return Ok(Outcome::Binary);

@@ -9,7 +9,7 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_refusal};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -79,9 +79,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
                     "{spelled} is not a folder; give the folder to search under as path"
                 )));
             }
-            Err(e) => {
-                return Err(ToolError::refused(format!("cannot search {spelled}: {e}")));
-            }
+            Err(e) => return Err(io_refusal("search", spelled, &e)),
         }
         let base = Base::new(&checked);
         let rules = WalkRules {

@@ -4,7 +4,7 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{ToolError, ToolResult};
+use crate::error::{ToolError, ToolResult, io_refusal};
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -70,7 +70,7 @@ last line says how to continue.",
                     "{spelled} is not a folder; use read_file to read a file"
                 )));
             }
-            Err(e) => return Err(ToolError::refused(format!("cannot list {spelled}: {e}"))),
+            Err(e) => return Err(io_refusal("list", spelled, &e)),
         }
         listing(
             ctx,

@@ -148,7 +148,8 @@ impl<'c> Transaction<'c> {
                 path.spelled,
                 crate::workspace::fs::kind_name(&m.file_type())
             ))),
-            Ok(_) => std::fs::read(&path.real)
+            // Opened without blocking, so a FIFO swapped in after the check is refused.
+            Ok(_) => crate::workspace::special::read_regular(&path.real)
                 .map(Some)
                 .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", path.spelled))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
