@@ -11,6 +11,7 @@ pub mod editable;
 pub mod lookalike;
 pub mod miss;
 pub mod names;
+pub mod path_escape;
 pub mod pieces;
 pub mod placeholder;
 pub mod plural;

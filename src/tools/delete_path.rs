@@ -16,6 +16,7 @@ use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::text::editable::EditableText;
+use crate::text::path_escape::{encode_path, spelled_path};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath, fold, resolve};
@@ -86,7 +87,7 @@ fn non_regular(ctx: &Ctx, spelled: &str) -> Result<Option<CheckedPath>, ToolErro
     if spelled.is_empty() || spelled.contains('\0') {
         return ctx.check_path(spelled, Access::Write).map(|_| None);
     }
-    let literal = fold(&ctx.cwd.join(spelled));
+    let literal = fold(&spelled_path(&ctx.cwd, spelled));
     let Ok(meta) = std::fs::symlink_metadata(&literal) else {
         return Ok(None);
     };
@@ -116,7 +117,7 @@ fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> T
         .map_err(|e| ToolError::refused(format!("cannot delete {spelled}: {}", io_reason(&e))))?;
     let what = if meta.file_type().is_symlink() {
         let target = std::fs::read_link(&link.real)
-            .map(|t| t.display().to_string())
+            .map(|t| encode_path(&t).into_owned())
             .unwrap_or_default();
         format!("symlink to {target}; the target was not touched")
     } else {
@@ -215,7 +216,7 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
         for e in entries.iter().rev().take(MAX_LISTED) {
             let rel = e.path.strip_prefix(&path.real).unwrap_or(&e.path);
             let slash = if e.dir { "/" } else { "" };
-            text.push_str(&format!("  {shown}{}{slash}\n", rel.display()));
+            text.push_str(&format!("  {shown}{}{slash}\n", encode_path(rel)));
         }
         if entries.len() > MAX_LISTED {
             text.push_str(&format!("  ... and {} more\n", entries.len() - MAX_LISTED));

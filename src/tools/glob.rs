@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult, io_refusal};
 use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::path_escape::encode_path;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
@@ -147,7 +148,7 @@ fn named_exactly(ctx: &Ctx, base: &Base, normalized: &str) -> Option<(SystemTime
     if meta.is_dir() {
         return None;
     }
-    ctx.check_path(path.to_str()?, Access::Read).ok()?;
+    ctx.check_path(&encode_path(&path), Access::Read).ok()?;
     let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
     Some((mtime, path))
 }

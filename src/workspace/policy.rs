@@ -10,6 +10,8 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
 
+use crate::text::path_escape;
+
 /// Names that are never written, moved into or deleted (spec 01).
 pub const BUILTIN_PROTECTED: [&str; 5] = [".git", ".agents", ".codex", ".aws", ".agent-state"];
 /// Names that are never read unless configuration says otherwise (spec 01).
@@ -177,10 +179,13 @@ impl PathPolicy {
         if spelled.is_empty() {
             return Err(PolicyError::Empty);
         }
-        if spelled.contains('\0') {
+        // Printed names escape bytes that are not UTF-8 (`caf\xe9.txt`): decoded here, the one
+        // place path arguments enter (crate::text::path_escape).
+        let named = path_escape::spelled_path(cwd, spelled);
+        if spelled.contains('\0') || named.as_os_str().as_encoded_bytes().contains(&0) {
             return Err(PolicyError::Nul(spelled.to_owned()));
         }
-        let literal = fold(&cwd.join(spelled));
+        let literal = fold(&named);
         let real = resolve(&literal).map_err(|SymlinkLoop| PolicyError::Loop {
             path: spelled.to_owned(),
         })?;
