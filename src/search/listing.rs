@@ -6,6 +6,7 @@ use std::ffi::OsStr;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::search::walk::describe_walk_error;
 use crate::text::path_escape::{encode, encode_path};
+use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
@@ -106,8 +107,8 @@ pub fn listing(
     }
     if (end as u64) < total {
         text.push_str(&format!(
-            "More than {} entries found; continue with offset={}\n",
-            end - start,
+            "More than {} found; continue with offset={}\n",
+            count(end - start, "entry"),
             end + 1
         ));
     }

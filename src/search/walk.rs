@@ -14,6 +14,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 
 use crate::error::{ToolError, io_reason};
 use crate::text::path_escape::push_encoded;
+use crate::text::plural::count;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
@@ -216,7 +217,10 @@ impl Problems {
             out.push_str(&format!("(skipped: {line})\n"));
         }
         if self.more > 0 {
-            out.push_str(&format!("(skipped {} more unreadable paths)\n", self.more));
+            out.push_str(&format!(
+                "(skipped {})\n",
+                count(self.more, "more unreadable path")
+            ));
         }
     }
 

@@ -2,6 +2,7 @@
 //! (spec 02, read-file output).
 
 use super::tag::line_anchor_hash;
+use crate::text::plural::count;
 
 /// Longest line shown in full, in bytes (spec 02): longer lines are cut at the last char
 /// boundary at or before this many bytes.
@@ -14,7 +15,10 @@ pub fn truncate_line(line: &str, max: usize) -> std::borrow::Cow<'_, str> {
     if kept.len() == line.len() {
         return std::borrow::Cow::Borrowed(line);
     }
-    std::borrow::Cow::Owned(format!("{kept} [… {} more bytes]", line.len() - kept.len()))
+    std::borrow::Cow::Owned(format!(
+        "{kept} [… {}]",
+        count(line.len() - kept.len(), "more byte")
+    ))
 }
 
 /// Bytes of a long line shown before its first match when the match lies past the first
@@ -47,11 +51,11 @@ pub fn window_line(line: &[u8], focus: Option<std::ops::Range<usize>>, max: usiz
     }
     let mut out = String::with_capacity(max + 48);
     if start > 0 {
-        out.push_str(&format!("[… {start} bytes] "));
+        out.push_str(&format!("[… {}] ", count(start, "byte")));
     }
     out.push_str(&String::from_utf8_lossy(&line[start..end]));
     if end < n {
-        out.push_str(&format!(" [… {} more bytes]", n - end));
+        out.push_str(&format!(" [… {}]", count(n - end, "more byte")));
     }
     out
 }
@@ -90,7 +94,7 @@ pub fn push_kept_line(
         LineStyle::Anchored => write!(out, "{n}:{:02x}|{kept}", hash & 0xFF),
     };
     if more > 0 {
-        let _ = write!(out, " [… {more} more bytes]");
+        let _ = write!(out, " [… {}]", count(more, "more byte"));
     }
     out.push('\n');
 }

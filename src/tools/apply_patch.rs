@@ -207,9 +207,9 @@ fn dry_run(files: &[PlannedFile], entries: &[Entry]) -> Output {
         match (&change.before, &change.old_text, &change.after) {
             // A deleted file that cannot be decoded (binary) has no text diff.
             (Some(bytes), None, None) => out.push_str(&format!(
-                "--- a/{}\n+++ /dev/null\n(binary file of {} bytes deleted)\n",
+                "--- a/{}\n+++ /dev/null\n(binary file of {} deleted)\n",
                 entry.spelled,
-                bytes.len()
+                count(bytes.len(), "byte")
             )),
             _ => out.push_str(&labelled_diff(
                 &file.old_label,

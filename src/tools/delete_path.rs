@@ -14,9 +14,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
 use crate::text::editable::EditableText;
 use crate::text::path_escape::{encode_path, spelled_path};
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath, fold, resolve};
@@ -70,9 +71,8 @@ see what would go.",
             return delete_link(ctx, &args.path, &link, dry_run);
         }
         let path = ctx.check_path(&args.path, Access::Write)?;
-        let meta = std::fs::symlink_metadata(&path.real).map_err(|e| {
-            ToolError::refused(format!("cannot delete {}: {}", args.path, io_reason(&e)))
-        })?;
+        let meta = std::fs::symlink_metadata(&path.real)
+            .map_err(|e| io_refusal("delete", &args.path, &e))?;
         if meta.is_dir() {
             delete_dir(ctx, &path, args.recursive.unwrap_or(false), dry_run)
         } else {
@@ -146,19 +146,19 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
         let recorded = txn.shown_tag(path).map_err(ToolError::refused)?;
         if recorded.is_none() {
             return Err(ToolError::refused(format!(
-                "{} is not a text file read_file can show ({} bytes), so there is no read to \
+                "{} is not a text file read_file can show ({}), so there is no read to \
                  vouch for deleting it; ask the user to delete it",
                 path.spelled,
-                before.len()
+                count(before.len(), "byte")
             )));
         }
     }
     txn.require_fresh(path, &before)?;
     if dry_run && decoded.is_none() {
         return Ok(Output::text(format!(
-            "Would delete {} ({} bytes, not text)\n",
+            "Would delete {} ({}, not text)\n",
             path.spelled,
-            before.len()
+            count(before.len(), "byte")
         ))
         .with("dry_run", true));
     }
@@ -203,14 +203,14 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     list_tree(ctx, &path.real, top_dev, &shown, &mut entries)?;
     if !entries.is_empty() && !recursive {
         return Err(ToolError::refused(format!(
-            "{shown} is a directory with {} entries; pass recursive: true to delete it and \
+            "{shown} is a directory with {}; pass recursive: true to delete it and \
              everything in it",
-            entries.len()
+            count(entries.len(), "entry")
         )));
     }
     let files = entries.iter().filter(|e| !e.dir).count();
     let dirs = entries.len() - files;
-    let counts = format!("{files} files, {dirs} directories");
+    let counts = format!("{}, {}", count(files, "file"), count(dirs, "directory"));
     if dry_run {
         let mut text = format!("Would delete {shown} ({counts})\n");
         for e in entries.iter().rev().take(MAX_LISTED) {
@@ -232,10 +232,10 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
         if let Err(err) = r {
             let _ = ctx.with_state(|s| s.forget(&path.real));
             return Err(ToolError::refused(format!(
-                "deleting {} failed: {}; {done} of {} entries were already deleted",
+                "deleting {} failed: {}; {done} of {} were already deleted",
                 ctx.display(&e.path),
                 io_reason(&err),
-                entries.len()
+                count(entries.len(), "entry")
             )));
         }
     }

@@ -338,7 +338,10 @@ fn ambiguity(text: &str, finder: &memmem::Finder<'_>, first: usize) -> String {
         })
         .collect();
     let more = if lines.len() > MAX_LISTED_PLACES {
-        format!(" and {} more lines", lines.len() - MAX_LISTED_PLACES)
+        format!(
+            " and {}",
+            count(lines.len() - MAX_LISTED_PLACES, "more line")
+        )
     } else {
         String::new()
     };

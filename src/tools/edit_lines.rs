@@ -22,6 +22,7 @@ use crate::text::anchors::{Op, overlap, parse_anchor, split_lines};
 use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
+use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
@@ -293,9 +294,9 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
         for a in op.anchors() {
             let reason = match lines.get(a.line - 1) {
                 None => format!(
-                    "line {} is past the end of the file ({} lines)",
+                    "line {} is past the end of the file ({})",
                     a.line,
-                    lines.len()
+                    count(lines.len(), "line")
                 ),
                 Some(l) if line_anchor_hash(l) != a.hash => format!(
                     "line {} changed: its anchor is now {}:{}",

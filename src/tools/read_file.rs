@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
+use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
@@ -148,8 +149,9 @@ A directory path returns its listing.",
                 Mode::Indentation => anchor_line(&args) as usize,
             };
             return Err(ToolError::refused(format!(
-                "offset {first} is past the end of {} ({} lines)",
-                args.path, view.total_lines
+                "offset {first} is past the end of {} ({})",
+                args.path,
+                count(view.total_lines, "line")
             )));
         }
         for line in &view.lines {
@@ -166,7 +168,8 @@ A directory path returns its listing.",
             let remaining = view.total_lines - last.number;
             if remaining > 0 && args.mode.unwrap_or_default() == Mode::Slice {
                 text.push_str(&format!(
-                    "({remaining} more lines; continue with offset={})\n",
+                    "({}; continue with offset={})\n",
+                    count(remaining, "more line"),
                     last.number + 1
                 ));
             }

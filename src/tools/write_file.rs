@@ -195,8 +195,9 @@ fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Resu
         && expected != size
     {
         return Err(ToolError::refused(format!(
-            "stale: {} is {size} bytes, expected {expected}; read it again",
-            args.path
+            "stale: {} is {}, expected {expected}; read it again",
+            args.path,
+            count(size, "byte")
         ))
         .with("stale", true));
     }

@@ -58,7 +58,10 @@ pub enum PolicyError {
         root: String,
     },
     /// A protected component on a write.
-    #[error("{path} is inside {name}, which agtool never writes, moves into or deletes")]
+    #[error(
+        "{}",
+        refusal(path, name, "protected", "never writes, moves into or deletes")
+    )]
     Protected {
         /// The path as the caller spelled it.
         path: String,
@@ -66,7 +69,7 @@ pub enum PolicyError {
         name: String,
     },
     /// A deny_read component on a read.
-    #[error("{path} is inside {name}, which agtool does not read")]
+    #[error("{}", refusal(path, name, "denied for reading", "does not read"))]
     DenyRead {
         /// The path as the caller spelled it.
         path: String,
@@ -85,6 +88,18 @@ pub enum PolicyError {
         /// The path as the caller spelled it.
         path: String,
     },
+}
+
+/// `<path> is inside <name>, which agtool <does>`, or, when the path names that entry itself
+/// (`.git`, `./.git/`), `<path> is <what>: agtool <does> <name>` (".git is inside .git" said
+/// nothing).
+fn refusal(path: &str, name: &str, what: &str, does: &str) -> String {
+    let last = Path::new(path).file_name().map(|n| n.as_encoded_bytes());
+    if last.is_some_and(|l| l.eq_ignore_ascii_case(name.as_bytes())) {
+        format!("{path} is {what}: agtool {does} {name}")
+    } else {
+        format!("{path} is inside {name}, which agtool {does}")
+    }
 }
 
 /// A policy refusal as a tool error: argument errors (empty path, NUL byte) are usage errors,

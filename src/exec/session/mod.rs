@@ -161,10 +161,11 @@ pub struct SessionReply {
 }
 
 impl SessionReply {
-    /// The text of spec 05: `Wall time: 1.0042 seconds`, the session or exit line,
-    /// `Total output lines` when bytes were omitted, then `Output:` and the output.
+    /// The text of spec 05: `Wall time: 1.0 seconds` (one decimal, as exec prints it: see
+    /// [`crate::exec::wall_time_line`]), the session or exit line, `Total output lines` when
+    /// bytes were omitted, then `Output:` and the output.
     pub fn to_text(&self) -> String {
-        let mut s = format!("Wall time: {:.4} seconds\n", self.wall_time.as_secs_f64());
+        let mut s = crate::exec::wall_time_line(self.wall_time);
         match self.status {
             SessionStatus::Running { session_id } => {
                 s.push_str(&format!("Process running with session ID {session_id}\n"))
@@ -217,8 +218,9 @@ pub enum SessionError {
     EmptyShell,
     /// The session's process does not read its stdin and earlier input is still queued.
     #[error(
-        "session {id} is not reading its stdin ({queued} bytes still waiting); poll it with \
-         empty chars, interrupt it with \"\\u0003\", or kill it"
+        "session {id} is not reading its stdin ({} still waiting); poll it with \
+         empty chars, interrupt it with \"\\u0003\", or kill it",
+        crate::text::plural::count(*queued, "byte")
     )]
     InputBacklog {
         /// The session.
@@ -227,7 +229,10 @@ pub enum SessionError {
         queued: usize,
     },
     /// The request would not fit in one message to the server.
-    #[error("the request is too large ({bytes} bytes, at most {max}); send chars in smaller parts")]
+    #[error(
+        "the request is too large ({}, at most {max}); send chars in smaller parts",
+        crate::text::plural::count(*bytes, "byte")
+    )]
     TooLarge {
         /// Size of the encoded request, in bytes.
         bytes: u64,
@@ -311,7 +316,7 @@ mod tests {
         };
         assert_eq!(
             r.to_text(),
-            "Wall time: 1.0042 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
+            "Wall time: 1.0 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
         );
         let r = SessionReply {
             status: SessionStatus::Exited { exit_code: 3 },
@@ -320,7 +325,7 @@ mod tests {
         };
         assert_eq!(
             r.to_text(),
-            "Wall time: 1.0042 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
+            "Wall time: 1.0 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
         );
     }
 
