@@ -263,7 +263,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call state sessions completions man session-server help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -283,6 +283,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -305,7 +309,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__apply__subcmd__patch)
-            opts="-h --input --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --input --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +317,10 @@ _agtool() {
             case "${prev}" in
                 --input)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --check-syntax)
@@ -343,6 +351,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -363,7 +375,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__call)
-            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -383,6 +395,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -405,7 +421,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__completions)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -431,6 +447,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -451,7 +471,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__delete__subcmd__path)
-            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -485,6 +505,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -505,7 +529,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__file)
-            opts="-h --old --new --all --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --old --new --all --edits --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +549,10 @@ _agtool() {
                     ;;
                 --edits)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --check-syntax)
@@ -553,6 +581,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -575,7 +607,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__lines)
-            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +645,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -633,7 +669,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec)
-            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -667,6 +703,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -687,7 +727,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec__subcmd__command)
-            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -733,6 +773,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -753,7 +797,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__glob)
-            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -791,6 +835,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -811,7 +859,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__grep)
-            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -875,6 +923,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1359,7 +1411,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__list__subcmd__dir)
-            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1405,6 +1457,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1425,7 +1481,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__man)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1451,6 +1507,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1471,7 +1531,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help list read write delete help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list read write delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1491,6 +1551,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1513,7 +1577,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__delete)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1537,6 +1601,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1643,7 +1711,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__list)
-            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1673,6 +1741,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1693,7 +1765,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__read)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1719,6 +1791,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1739,7 +1815,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__write)
-            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1773,6 +1849,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1793,7 +1873,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__read__subcmd__file)
-            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1843,6 +1923,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1863,7 +1947,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__schema)
-            opts="-h --format --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --format --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1889,6 +1973,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1909,7 +1997,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__session__subcmd__server)
-            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1935,6 +2023,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1955,7 +2047,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1975,6 +2067,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2067,7 +2163,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__kill)
-            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2087,6 +2183,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2109,7 +2209,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__list)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2129,6 +2229,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2151,7 +2255,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__stop__subcmd__server)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2171,6 +2275,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2193,7 +2301,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__skill)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2219,6 +2327,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2239,7 +2351,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help show forget reset help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help show forget reset help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2259,6 +2371,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2281,7 +2397,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__forget)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2301,6 +2417,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2393,7 +2513,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__reset)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2413,6 +2533,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2435,7 +2559,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__show)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2455,6 +2579,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2477,7 +2605,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__file)
-            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2531,6 +2659,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2551,7 +2683,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__stdin)
-            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2587,6 +2719,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
