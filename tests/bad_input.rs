@@ -195,7 +195,7 @@ fn cases() -> Vec<Bad> {
             read_first: vec![],
             tool: "delete_path",
             args: json!({"path": ".git", "recursive": true}),
-            says: "inside .git",
+            says: ".git is protected: agtool never writes, moves into or deletes .git",
             ..base()
         },
         Bad {
