@@ -139,7 +139,8 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         .get_one::<When>("color")
         .copied()
         .unwrap_or_default();
-    colour::decide(when, settings.json || name == "call");
+    // Model-facing faces never colour: call, schema, the MCP server (when it lands), --json.
+    colour::decide(when, settings.json || ["call", "schema", "mcp"].contains(&name));
     if let Some(code) = run_early(name, sub) {
         return code;
     }
