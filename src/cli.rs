@@ -140,7 +140,10 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         .copied()
         .unwrap_or_default();
     // Model-facing faces never colour: call, schema, the MCP server (when it lands), --json.
-    colour::decide(when, settings.json || ["call", "schema", "mcp"].contains(&name));
+    colour::decide(
+        when,
+        settings.json || ["call", "schema", "mcp"].contains(&name),
+    );
     if let Some(code) = run_early(name, sub) {
         return code;
     }
