@@ -116,6 +116,13 @@ fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgM
     tools::find_verb(name, verb).map(|spec| (spec, verb_matches))
 }
 
+/// The binary's entry: [`main_with`] with any panic turned into an `Error:` line and exit 1
+/// (see [`crate::faces::output::catching_panics`]).
+pub fn run_main(argv: Vec<std::ffi::OsString>) -> i32 {
+    let json = argv.iter().any(|a| a == "--json");
+    crate::faces::output::catching_panics(json, || main_with(argv))
+}
+
 /// Runs agtool on `argv` and returns the process exit status.
 pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let matches = match command_for(&argv).try_get_matches_from(&argv) {
