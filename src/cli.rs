@@ -162,6 +162,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         let result = tool_args(&spec, sub, &ctx)
             .and_then(|v| run_with_timeout(&ctx, &spec, v))
             .map(colour::for_people);
+        let result = with_notices(result, ctx.take_notices());
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);
@@ -170,13 +171,36 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         }
         return passed_through.unwrap_or(code);
     }
-    let result = run_meta(name, sub, &ctx);
+    let result = with_notices(run_meta(name, sub, &ctx), ctx.take_notices());
     let interrupted = interrupted_by(&result);
     let code = print_result(ctx.json, result);
     if let Some(sig) = interrupted {
         crate::exec::interrupt::end_by_sigint(sig);
     }
     code
+}
+
+/// `result` with the call's notices (things said once, such as a replaced state database)
+/// after its text or message, and as a `notices` list in the `--json` envelope.
+fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
+    if notices.is_empty() {
+        return result;
+    }
+    let joined = notices.join("\n");
+    match result {
+        Ok(mut out) => {
+            if !out.text.is_empty() && !out.text.ends_with('\n') {
+                out.text.push('\n');
+            }
+            out.text.push_str(&joined);
+            Ok(out.with("notices", notices))
+        }
+        Err(mut e) => {
+            e.message.push('\n');
+            e.message.push_str(&joined);
+            Err(e.with("notices", notices))
+        }
+    }
 }
 
 /// The signal that interrupted the call (spec 05, one-shot exec), if one did.

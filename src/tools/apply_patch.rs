@@ -18,6 +18,7 @@ use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
+use crate::workspace::policy::Access;
 use crate::workspace::txn::{Outcome, Transaction, Written};
 use crate::workspace::txn::{WriteOptions, dry_run_output};
 
@@ -83,6 +84,15 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         if let Some(Value::String(file)) = args.get("input") {
             let text =
                 crate::args::read_file_limited(&ctx.cwd.join(file), &format!("--input {file}"))?;
+            // A file outside the workspace may be anything (`--input ~/.ssh/id_rsa`): its
+            // text must not come back in a parse error, so it is checked here, unquoted.
+            let outside = ctx.check_path(file, Access::Read).is_err();
+            if outside && let Err(e) = parse(&text) {
+                return Err(ToolError::refused(format!(
+                    "--input {file}: {}",
+                    e.without_text()
+                )));
+            }
             args.insert("input".to_owned(), Value::String(text));
         }
         Ok(())

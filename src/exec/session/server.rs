@@ -152,6 +152,7 @@ fn take_lock(path: &Path) -> anyhow::Result<Option<File>> {
         .truncate(false)
         .write(true)
         .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .with_context(|| format!("cannot open {}", path.display()))?;
     let end = Instant::now() + LOCK_WAIT;
