@@ -25,6 +25,7 @@ pub fn meta_commands() -> Vec<Command> {
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
+        sessions::guard_command(),
     ]
 }
 
@@ -33,6 +34,7 @@ pub fn meta_commands() -> Vec<Command> {
 fn run_early(name: &str, m: &ArgMatches) -> Option<i32> {
     let result = match name {
         "session-server" => return Some(sessions::run_server(m)),
+        "session-guard" => return Some(sessions::run_guard(m)),
         "completions" => people::run_completions(m, command()),
         "man" => people::run_man(m, command()),
         _ => return None,

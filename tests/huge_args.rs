@@ -33,6 +33,8 @@ fn measure(ws: &Ws, tool: &str, input: &Value) -> Measured {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let start = Instant::now();
+    // Reaped below with wait4, which also gives the child's own rusage.
+    #[allow(clippy::zombie_processes)]
     let mut child = c.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {

@@ -27,7 +27,10 @@ fn a_config_file_outside_is_not_quoted() {
     let run = ws.run(&["--config", secret.to_str().unwrap(), "read-file", "a.txt"]);
     run.code(2);
     assert!(run.err.contains("line 1"), "{run:?}");
-    assert!(!run.err.contains(SECRET) && !run.out.contains(SECRET), "{run:?}");
+    assert!(
+        !run.err.contains(SECRET) && !run.out.contains(SECRET),
+        "{run:?}"
+    );
     // A value of the wrong type: the key and line, not the value.
     std::fs::write(&secret, format!("[exec]\ntimeout_ms = \"{SECRET}\"\n")).unwrap();
     let run = ws.run(&["--config", secret.to_str().unwrap(), "read-file", "a.txt"]);
@@ -43,10 +46,16 @@ fn a_patch_input_file_outside_is_not_quoted() {
     let run = ws.run(&["apply-patch", "--input", secret.to_str().unwrap()]);
     run.code(1);
     assert!(run.out.contains("invalid patch at line 1"), "{run:?}");
-    assert!(!run.out.contains(SECRET) && !run.err.contains(SECRET), "{run:?}");
+    assert!(
+        !run.out.contains(SECRET) && !run.err.contains(SECRET),
+        "{run:?}"
+    );
     // A patch file in the workspace is the caller's own text: quoted as before.
     ws.write("fix.patch", "hello\n");
     let run = ws.run(&["apply-patch", "--input", "fix.patch"]);
     run.code(1);
-    assert!(run.out.contains("'hello' is not '*** Begin Patch'"), "{run:?}");
+    assert!(
+        run.out.contains("'hello' is not '*** Begin Patch'"),
+        "{run:?}"
+    );
 }
