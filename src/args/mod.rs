@@ -26,6 +26,9 @@ pub const MAX_PATH_CHARS: u32 = 4096;
 pub const MAX_PATTERN_CHARS: u32 = 64 << 10;
 /// Longest short text argument (an anchor such as `12:ab`), in characters.
 pub const MAX_ANCHOR_CHARS: u32 = 1024;
+/// Longest name argument (a note or skill name), in characters: far above any valid name,
+/// so the tool's own rule still explains a bad one.
+pub const MAX_NAME_CHARS: u32 = 1024;
 /// Longest shell command line or single `exec` argument, in characters: Linux refuses any one
 /// argument over 128 KiB (`MAX_ARG_STRLEN`) at exec time.
 pub const MAX_COMMAND_CHARS: u32 = 128 << 10;
