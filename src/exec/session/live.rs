@@ -89,7 +89,21 @@ impl Session {
                 let pid = sp.tree.pgid;
                 (sp, None, pid)
             }
-            Some(exe) => start_guarded(exe, argv, workdir, env, tag)?,
+            Some(exe) => match start_guarded(exe, argv, workdir, env, tag.clone()) {
+                Ok(started) => started,
+                Err(GuardStart::Command(e)) => return Err(e),
+                Err(GuardStart::Unavailable(why)) => {
+                    // Nothing ran: a sandbox that forbids running agtool again should not
+                    // cost the caller their session, only the guard.
+                    eprintln!(
+                        "agtool session-server: cannot start a session guard ({why}); session \
+                         {id} runs without one"
+                    );
+                    let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env, None)?;
+                    let pid = sp.tree.pgid;
+                    (sp, None, pid)
+                }
+            },
         };
         let lease = TreeLease::new(&sp.tree.tag);
         let (tx, rx) = channel::<Vec<u8>>();
@@ -343,6 +357,14 @@ impl ReportPipe {
     }
 }
 
+/// Why [`start_guarded`] did not start a session.
+enum GuardStart {
+    /// The guard itself could not be executed; nothing ran.
+    Unavailable(String),
+    /// The command could not be started (or the guard failed after starting).
+    Command(SpawnError),
+}
+
 /// How long the server waits for a new guard to say it started the command.
 const GUARD_START_WAIT: Duration = Duration::from_secs(10);
 
@@ -355,17 +377,19 @@ fn start_guarded(
     workdir: &Path,
     env: Option<&[(OsString, OsString)]>,
     tag: String,
-) -> Result<(Spawned, Option<ReportPipe>, i32), SpawnError> {
+) -> Result<(Spawned, Option<ReportPipe>, i32), GuardStart> {
     let argv0 = argv.first().cloned().unwrap_or_default();
-    let fail = |reason: String| SpawnError {
-        argv0: argv0.clone(),
-        reason,
+    let fail = |reason: String| {
+        GuardStart::Command(SpawnError {
+            argv0: argv0.clone(),
+            reason,
+        })
     };
     if argv0.is_empty() {
         return Err(fail("the command is empty".into()));
     }
-    let (reader, writer) =
-        std::io::pipe().map_err(|e| fail(format!("cannot make the guard's pipe: {e}")))?;
+    let (reader, writer) = std::io::pipe()
+        .map_err(|e| GuardStart::Unavailable(format!("cannot make its pipe: {e}")))?;
     let guarded = guarded_argv(exe, std::process::id(), argv);
     let mut sp = spawn(
         &guarded,
@@ -375,10 +399,17 @@ fn start_guarded(
         env,
         Some(writer.as_fd()),
     )
-    .map_err(|e| fail(format!("cannot start the session guard: {}", e.reason)))?;
+    .map_err(|e| match e.reason.as_str() {
+        // The workdir is the command's problem, whoever is started in it.
+        r if r.contains("directory") && !workdir.is_dir() => fail(e.reason),
+        _ => GuardStart::Unavailable(format!("{exe}: {}", e.reason)),
+    })?;
     drop(writer);
-    rustix::io::ioctl_fionbio(&reader, true)
-        .map_err(|e| fail(format!("cannot set up the guard's pipe: {e}")))?;
+    if let Err(e) = rustix::io::ioctl_fionbio(&reader, true) {
+        signal_group(sp.tree.pgid, Signal::KILL);
+        let _ = reap_blocking(&mut sp.child, Duration::from_secs(2));
+        return Err(fail(format!("cannot set up the guard's pipe: {e}")));
+    }
     let mut report = ReportPipe {
         reader,
         partial: Vec::new(),
