@@ -127,7 +127,7 @@ impl Ctx {
             .clone()
             .or_else(|| std::env::var_os("AGTOOL_CONFIG").map(PathBuf::from))
             .map(|p| cwd.join(p));
-        let loaded = Config::load(&root, explicit_config.as_deref())?;
+        let loaded = crate::workspace::trust::load(&root, explicit_config.as_deref())?;
         // Every face builds its context here, so every face warns (stderr: not for the model).
         for w in &loaded.warnings {
             eprintln!("{w}");

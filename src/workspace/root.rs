@@ -48,7 +48,15 @@ pub fn refuse_symlink(path: &Path) -> io::Result<()> {
             path.display()
         ))),
         Ok(_) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        // Nothing there (or a file where a folder on the way should be): no link to follow.
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(())
+        }
         Err(e) => Err(e),
     }
 }
