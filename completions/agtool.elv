@@ -671,14 +671,15 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
             cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
             cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
             cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
             cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
             cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;help'= {
             cand read-file 'Read a text file with line numbers and a content tag.'
