@@ -378,7 +378,7 @@ impl Plan {
                 change: Change {
                     path: slot.path,
                     before: slot.before,
-                    after,
+                    after: after.map(Into::into),
                     old_text,
                     new_text,
                     mode: origin.and_then(|o| o.mode),
