@@ -31,7 +31,9 @@ def which(name):
 
 
 def run(argv, cwd, env, stdout=NULL):
-    """Runs argv once; returns (wall s, cpu s, peak RSS KiB, exit status)."""
+    """Runs argv once; returns (wall s, cpu s, peak RSS KiB, exit status). The RSS is only
+    right through `peak_rss` (a child spawned from this Python process starts with its
+    high-water mark)."""
     exe = argv[0] if "/" in argv[0] else which(argv[0])
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, NULL, os.O_RDONLY, 0),
@@ -50,17 +52,30 @@ def run(argv, cwd, env, stdout=NULL):
     return (t1 - t0) / 1e9, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
 
 
+def peak_rss(argv, cwd, env):
+    """Peak RSS in KiB of one run of argv, through GNU time (a small parent, so the child's
+    high-water mark is its own)."""
+    out = os.path.join(tempfile.gettempdir(), f"agtool-bench-rss-{os.getpid()}")
+    result = run(["/usr/bin/time", "-f", "%M", "-o", out] + argv, cwd, env)
+    if result[3] != 0:
+        sys.exit(f"{' '.join(argv)} exited with {result[3]}")
+    with open(out) as f:
+        kib = int(f.read().split()[-1])
+    os.remove(out)
+    return kib
+
+
 class Row:
     def __init__(self, name, target, kind):
         self.name, self.target, self.kind = name, target, kind
-        self.a, self.b, self.ratios = [], [], []
+        self.a, self.b, self.ratios, self.rss = [], [], [], []
 
     def cells(self):
         a_wall = statistics.median(r[0] for r in self.a)
         a_cpu = statistics.median(r[1] for r in self.a)
         b_wall = statistics.median(r[0] for r in self.b) if self.b else None
         b_cpu = statistics.median(r[1] for r in self.b) if self.b else None
-        rss = statistics.median(r[2] for r in self.a)
+        rss = statistics.median(self.rss) if self.rss else None
         if self.kind == "ratio":
             value = statistics.median(self.ratios)
             shown, met = f"{value:.2f}x", value <= self.target
@@ -79,7 +94,7 @@ class Row:
             target = f"<= {self.target:g}x file"
         ms = lambda s: "" if s is None else f"{s * 1000:.1f}"
         return [self.name, ms(a_wall), ms(b_wall), shown, target, "yes" if met else "NO",
-                ms(a_cpu), ms(b_cpu), f"{rss / 1024:.1f}", str(len(self.a))]
+                ms(a_cpu), ms(b_cpu), "" if rss is None else f"{rss / 1024:.1f}", str(len(self.a))]
 
 
 def pairs(row, n, a, b, cwd, env, prep_a=None, prep_b=None, check_a=None, check_b=None):
@@ -107,7 +122,11 @@ def pairs(row, n, a, b, cwd, env, prep_a=None, prep_b=None, check_a=None, check_
 
 
 def singles(row, n, a, cwd, env, prep=None):
+    """n runs of a for its peak RSS (through GNU time) and its time."""
     for _ in range(n):
+        if prep:
+            prep()
+        row.rss.append(peak_rss(a, cwd, env))
         if prep:
             prep()
         result = run(a, cwd, env)
@@ -180,14 +199,15 @@ def main():
     run(["cat", big], ws, env)  # into the page cache
 
     say("read-file --limit 2000 vs cksum (1 GiB)")
-    r = Row("read-file 1 GiB --limit 2000 vs cksum", 1, "ratio")
+    gib = f"{args.big_mib / 1024:g} GiB"
+    r = Row(f"read-file {gib} --limit 2000 vs cksum", 1, "ratio")
     pairs(r, n, [ag, "read-file", "big.txt", "--limit", "2000"], ["cksum", "big.txt"], ws, env)
     rows.append(r)
     say("read-file --tail 100 vs cksum (1 GiB)")
-    r = Row("read-file 1 GiB --tail 100 vs cksum", 1, "ratio")
+    r = Row(f"read-file {gib} --tail 100 vs cksum", 1, "ratio")
     pairs(r, n, [ag, "read-file", "big.txt", "--tail", "100"], ["cksum", "big.txt"], ws, env)
     rows.append(r)
-    r = Row("read-file 1 GiB --limit 2000 peak RSS", 16, "rss_mib")
+    r = Row(f"read-file {gib} --limit 2000 peak RSS", 16, "rss_mib")
     singles(r, 3, [ag, "read-file", "big.txt", "--limit", "2000"], ws, env)
     rows.append(r)
     say("read-file of a 4 KiB file vs cat")
@@ -210,12 +230,15 @@ def main():
     subprocess.run(["sed", "-i", f"s/^{mid}/& EDITED/", target], check=True)
     os.rename(target, expected)
 
+    # Each timed run starts with no dirty pages of the last one waiting to be written.
     def prep_edit():
         shutil.copyfile(orig, target)
         run([ag, "read-file", "big.txt", "--limit", "1"], ws, env)
+        os.sync()
 
     def prep_sed():
         shutil.copyfile(orig, target)
+        os.sync()
 
     def check():
         if not filecmp_same(target, expected):
@@ -226,7 +249,8 @@ def main():
           ["sed", "-i", f"s/^{mid}/& EDITED/", "big.txt"], ws, env, prep_edit, prep_sed, check, check)
     rows.append(r)
     r2 = Row("edit-file 100 MB peak RSS", 1.5, "rss_x")
-    r2.a, r2.size = r.a, os.path.getsize(orig)
+    r2.size = os.path.getsize(orig)
+    singles(r2, 3, [ag, "edit-file", "big.txt", "--old", mid, "--new", f"{mid} EDITED"], ws, env, prep_edit)
     rows.append(r2)
     for f in (orig, expected, target):
         os.remove(f)
@@ -263,9 +287,11 @@ def main():
     def prep_patch_ag():
         shutil.copyfile(os.path.join(work, "orig.txt"), target)
         run([ag, "read-file", "big.txt", "--limit", "1"], ws, env)
+        os.sync()
 
     def prep_patch_gnu():
         shutil.copyfile(os.path.join(work, "orig.txt"), target)
+        os.sync()
 
     def check_patch():
         if not filecmp_same(target, expected):

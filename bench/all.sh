@@ -24,6 +24,7 @@ command -v patch >/dev/null || need+=(patch)
 command -v python3 >/dev/null || need+=(python3)
 command -v cksum >/dev/null || need+=(coreutils)
 command -v sed >/dev/null || need+=(sed)
+[[ -x /usr/bin/time ]] || need+=(time)
 if ((${#need[@]})); then
     echo "== installing ${need[*]}" >&2
     apt-get install -y "${need[@]}" >/dev/null 2>&1 ||

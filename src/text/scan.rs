@@ -1,6 +1,6 @@
 //! One streaming pass over a file for read-file (spec 02, "Cost"): the content tag of the
 //! whole file, its line count and terminator kinds, UTF-8 validation, and the lines of a
-//! window, in bounded memory. A 1 GiB file with `limit 20` costs a 256 KiB buffer plus at most
+//! window, in bounded memory. A 1 GiB file with `limit 20` costs a 64 KiB buffer plus at most
 //! `MAX_LINE_BYTES + 4` bytes per shown line.
 //!
 //! Each chunk is read once and, while it is still in cache, hashed, validated and split. Lines
@@ -16,9 +16,9 @@ use super::editable::{BINARY_SNIFF_BYTES, TextEncoding, sniff_bom};
 use super::render::MAX_LINE_BYTES;
 use super::tag::{LineHasher, TagHasher};
 
-/// Bytes read at a time: small enough to stay in a core's L2 cache while it is hashed,
-/// validated and counted.
-const CHUNK: usize = 256 * 1024;
+/// Bytes read at a time: small enough to stay in cache while it is hashed, validated and
+/// counted (64 KiB cost less CPU per GiB than 256 KiB or 1 MiB here, as for `cksum`).
+const CHUNK: usize = 64 * 1024;
 /// Bytes read at a time while searching backwards for the start of the tail.
 const BACK_CHUNK: usize = 64 * 1024;
 /// Bytes kept of each shown line: enough to cut at a char boundary at or before 500 bytes.
@@ -109,7 +109,9 @@ impl Source for [u8] {
 /// tail mode, a read of the tail region. Reads up to the end of the file as it is when the
 /// pass gets there.
 pub fn scan(source: &(impl Source + ?Sized), size: u64, window: Window) -> Result<Scan, ScanStop> {
-    scan_in_chunks(source, size, window, CHUNK)
+    // A small file gets a buffer of its size (plus one byte to see the end in one read).
+    let chunk = usize::try_from(size).map_or(CHUNK, |s| s.saturating_add(1).clamp(4096, CHUNK));
+    scan_in_chunks(source, size, window, chunk)
 }
 
 /// [`scan`] reading `chunk` bytes at a time (tests use tiny chunks to reach every chunk edge).
