@@ -22,6 +22,9 @@ pub use codec::{looks_binary, sniff_bom};
 /// How many leading bytes are searched for a NUL to call a file binary (spec 01).
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
+/// A refused [`EditableText::decode_owned`]: why, and the bytes, given back.
+pub type Refused = (DecodeError, Vec<u8>);
+
 /// A text encoding agtool can read and write back byte-exactly (spec 01 decoding order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextEncoding {
@@ -190,7 +193,7 @@ impl EditableText {
     /// comes back: [`EditableText::into_bytes`] returns them unchanged as long as the text
     /// was not edited. Otherwise the text is a decoded copy and the bytes come back as they
     /// were. On an error the bytes come back too.
-    pub fn decode_owned(bytes: Vec<u8>) -> Result<(Self, Option<Vec<u8>>), (DecodeError, Vec<u8>)> {
+    pub fn decode_owned(bytes: Vec<u8>) -> Result<(Self, Option<Vec<u8>>), Refused> {
         let identity = codec::sniff_bom(&bytes).is_none()
             && !codec::looks_binary(&bytes)
             && memchr::memchr(b'\r', &bytes).is_none();

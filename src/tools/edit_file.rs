@@ -268,7 +268,7 @@ fn splice(
     }
     let (lines, preview) = region_after_one(text, r.clone(), &e.new);
     Ok(Some(Spliced {
-        ranges: vec![r.start + bom..r.end + bom],
+        ranges: std::iter::once(r.start + bom..r.end + bom).collect(),
         with: e.new.clone().into_bytes(),
         lines,
         preview,
