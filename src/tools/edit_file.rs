@@ -288,7 +288,9 @@ fn plain_utf8(bytes: &[u8]) -> Option<(usize, &str)> {
     if looks_binary(body) || memchr::memchr(b'\r', body).is_some() {
         return None;
     }
-    simdutf8::basic::from_utf8(body).ok().map(|text| (bom, text))
+    simdutf8::basic::from_utf8(body)
+        .ok()
+        .map(|text| (bom, text))
 }
 
 /// Writes a [`splice`] through the transaction and reports it.
