@@ -33,4 +33,4 @@ fi
 
 echo "== building agtool (release)" >&2
 cargo build --release --locked --quiet
-exec python3 bench/ab.py --agtool target/release/agtool --pairs "${PAIRS:-11}" --big-mib "${BIG_MIB:-1024}"
+exec python3 bench/ab.py --agtool "${CARGO_TARGET_DIR:-target}/release/agtool" --pairs "${PAIRS:-11}" --big-mib "${BIG_MIB:-1024}"
