@@ -98,7 +98,12 @@ class Row:
 
 
 def pairs(row, n, a, b, cwd, env, prep_a=None, prep_b=None, check_a=None, check_b=None):
-    """Runs n A/B pairs of argv lists a and b, alternating the order."""
+    """Runs n A/B pairs of argv lists a and b, alternating the order, after one untimed run
+    of each (the binaries and their files in the page cache)."""
+    for argv, prep in ((a, prep_a), (b, prep_b)):
+        if prep:
+            prep()
+        run(argv, cwd, env)
     for i in range(n):
         order = [("a", a, prep_a, check_a), ("b", b, prep_b, check_b)]
         if i % 2:
