@@ -69,7 +69,11 @@ fn temp_files(dir: &Path) -> Vec<PathBuf> {
 /// Journals still present in the state folder.
 fn journals(ws: &Ws) -> Vec<PathBuf> {
     match std::fs::read_dir(ws.path(".agent-state/journal")) {
-        Ok(rd) => rd.flatten().map(|e| e.path()).collect(),
+        Ok(rd) => rd
+            .flatten()
+            .filter(|e| e.file_name() != "lock")
+            .map(|e| e.path())
+            .collect(),
         Err(_) => Vec::new(),
     }
 }

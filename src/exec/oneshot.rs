@@ -6,6 +6,8 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use super::buffer::{HeadTailBuffer, RenderedOutput};
+use std::os::fd::AsFd;
+
 use super::interrupt::{InterruptWatch, signal_name};
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
@@ -34,6 +36,10 @@ pub struct ExecRequest {
     pub argv: Vec<String>,
     /// Working directory; None = the current directory. The caller checks the read policy.
     pub workdir: Option<PathBuf>,
+    /// The working directory as an open handle, when the caller has one: the command then
+    /// starts in that very folder (`fchdir` before `exec`), whatever was renamed or swapped
+    /// for a symlink since it was checked; `workdir` only names it in messages.
+    pub workdir_handle: Option<std::sync::Arc<std::os::fd::OwnedFd>>,
     /// Milliseconds before the tree is killed; 1..=[`MAX_TIMEOUT_MS`].
     pub timeout_ms: u64,
     /// Output budget in bytes, split head / tail.
@@ -48,6 +54,7 @@ impl ExecRequest {
         ExecRequest {
             argv,
             workdir: None,
+            workdir_handle: None,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             prefix: Vec::new(),
@@ -142,6 +149,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         return Err(ExecError::BadTimeout(req.timeout_ms));
     }
     if let Some(dir) = &req.workdir
+        && req.workdir_handle.is_none()
         && !dir.is_dir()
     {
         return Err(ExecError::BadWorkdir(dir.display().to_string()));
@@ -154,6 +162,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let mut sp = spawn(
         &argv,
         req.workdir.as_deref(),
+        req.workdir_handle.as_deref().map(AsFd::as_fd),
         StdinMode::Closed,
         next_tag("x"),
         None,

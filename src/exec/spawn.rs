@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, PipeReader, Read};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -75,11 +75,14 @@ pub(crate) fn next_tag(kind: &str) -> String {
 
 /// Starts `argv` (already prefixed) in a new session with the fixed environment plus
 /// `TAG_VAR=tag` over `base_env` (None: this process's environment), in `workdir` (None: the
-/// current directory), stdout and stderr sharing one pipe. The leader is registered so the
-/// zombie sweep leaves its status to the `Child`.
+/// current directory), stdout and stderr sharing one pipe. With `workdir_fd`, the child moves
+/// into that open folder (`fchdir`) instead of looking `workdir` up by name, so a folder
+/// swapped for a symlink after it was checked cannot redirect it. The leader is registered so
+/// the zombie sweep leaves its status to the `Child`.
 pub(crate) fn spawn(
     argv: &[String],
     workdir: Option<&Path>,
+    workdir_fd: Option<BorrowedFd<'_>>,
     stdin: StdinMode,
     tag: String,
     base_env: Option<&[(OsString, OsString)]>,
@@ -111,7 +114,17 @@ pub(crate) fn spawn(
             StdinMode::Closed => Stdio::null(),
             StdinMode::Piped => Stdio::piped(),
         });
-    if let Some(dir) = workdir {
+    if let Some(fd) = workdir_fd {
+        let raw = fd.as_raw_fd();
+        // SAFETY: the closure only calls fchdir(2), which is async-signal-safe, on a
+        // descriptor the caller keeps open until `spawn` returns (the child gets a copy at
+        // fork); it touches no memory shared with the parent.
+        unsafe {
+            cmd.pre_exec(move || {
+                rustix::process::fchdir(BorrowedFd::borrow_raw(raw)).map_err(io::Error::from)
+            });
+        }
+    } else if let Some(dir) = workdir {
         cmd.current_dir(dir);
     }
     in_new_session(&mut cmd);

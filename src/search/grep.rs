@@ -298,12 +298,14 @@ impl Worker {
         }
     }
 
-    /// Searches one file. `mtime` is asked only when the file has hits (so files without hits
-    /// are never stat'ed). An unreadable file is an `Err` with the reason, for the caller to
-    /// record with the path it shows.
+    /// Searches one file, `path` as walked, read from `file` (opened by the caller through
+    /// the file layer, so no symlink swapped in is followed). `mtime` is asked only when the
+    /// file has hits (so files without hits are never stat'ed). An unreadable file is an `Err`
+    /// with the reason, for the caller to record with the path it shows.
     pub fn search(
         &mut self,
         path: &Path,
+        file: &std::fs::File,
         mtime: impl FnOnce() -> SystemTime,
     ) -> Result<Outcome, io::Error> {
         let mut sink = HitSink {
@@ -315,7 +317,7 @@ impl Worker {
             lines: Vec::new(),
             binary: false,
         };
-        self.searcher.search_path(&self.matcher, path, &mut sink)?;
+        self.searcher.search_file(&self.matcher, file, &mut sink)?;
         if sink.binary {
             self.binary_files += 1;
             return Ok(Outcome::Binary);

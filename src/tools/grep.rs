@@ -1,7 +1,6 @@
 //! `grep`: search file contents with a regular expression, in-process on ripgrep's own crates
 //! (grep-searcher, grep-regex, ignore) with a parallel walk (spec 02, "grep").
 
-use std::path::Path;
 use std::time::SystemTime;
 
 use clap::Args;
@@ -15,7 +14,9 @@ use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::describe;
 use crate::workspace::policy::Access;
 
 /// Default number of files (files/count output) or matching lines (content output) shown.
@@ -140,9 +141,13 @@ A `Files whose names match:` section lists files whose names contain the pattern
         };
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        let meta = std::fs::metadata(&checked.real).map_err(|e| {
-            ToolError::refused(format!("cannot search {spelled}: {}", io_reason(&e)))
-        })?;
+        let cannot = |e: std::io::Error| {
+            ToolError::refused(format!("cannot search {spelled}: {}", describe(&e)))
+        };
+        // Reached through the file layer: a folder gets a handle the walk is fenced by, a file
+        // is opened as is; no symlink swapped in after the check is followed.
+        let st = ctx.fs.stat(&checked).map_err(cannot)?;
+        let is_dir = st.kind == Kind::Dir;
         let report = match mode {
             OutputMode::Files => Report::Files,
             OutputMode::Content => Report::Content,
@@ -155,33 +160,69 @@ A `Files whose names match:` section lists files whose names contain the pattern
             .multi_line(args.multiline.unwrap_or(false))
             .before_context(context as usize)
             .after_context(context as usize);
-        let base = Base::new(&checked);
+        let base = if is_dir {
+            Base::new(&checked, Some(ctx.fs.open_dir(&checked).map_err(cannot)?))
+        } else {
+            Base::new(&checked, None)
+        };
         let mut found = Found {
             top: TopFiles::new(report, limit),
             names: NameMatches::default(),
             problems: Problems::default(),
             notes: Vec::new(),
         };
-        if meta.is_dir() {
+        if is_dir {
             let names = (args.names != Some(false))
                 .then(|| NameQuery::new(&args.pattern, names_insensitive(&args)));
             let rules = WalkRules {
                 hidden: args.hidden.unwrap_or(false),
                 ignored: args.ignored.unwrap_or(false),
             };
-            let builder = walk::builder(ctx, &base.real, rules);
-            let make = || Worker::new(sb.build(), matcher.clone(), report, limit);
-            let workers = walk::run_parallel(&builder, make, |w, entry| {
+            let builder = walk::builder(ctx, &base, rules);
+            let make = || {
+                (
+                    Worker::new(sb.build(), matcher.clone(), report, limit),
+                    base.reach(),
+                )
+            };
+            let workers = walk::run_parallel(&builder, make, |(w, reach), entry| {
                 match entry {
                     Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
                         let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
                         if include.as_ref().is_some_and(|g| !g.is_match(rel)) {
                             return WalkState::Continue;
                         }
+                        // Opened through the base's handle: an entry listed from a folder
+                        // swapped for a symlink is not found, or is the inside file.
+                        let opened = match reach.open(e.path()) {
+                            Ok(f) if f.metadata().is_ok_and(|m| m.is_file()) => Ok(f),
+                            Ok(_) => return WalkState::Continue,
+                            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                                return WalkState::Continue;
+                            }
+                            Err(err) if is_swapped(&err) => return WalkState::Continue,
+                            Err(err) => Err(err),
+                        };
                         if let Some(rank) = names.as_ref().and_then(|q| q.rank(e.file_name())) {
                             w.names.push(rank, e.path().to_path_buf());
                         }
-                        if let Err(err) = w.search(e.path(), || mtime_of(e.path())) {
+                        let file = match opened {
+                            Ok(f) => f,
+                            Err(err) => {
+                                w.problems.push(format!(
+                                    "{}: {}",
+                                    base.display(ctx, e.path()),
+                                    io_reason(&err)
+                                ));
+                                return WalkState::Continue;
+                            }
+                        };
+                        let mtime = || {
+                            file.metadata()
+                                .and_then(|m| m.modified())
+                                .unwrap_or(SystemTime::UNIX_EPOCH)
+                        };
+                        if let Err(err) = w.search(e.path(), &file, mtime) {
                             w.problems.push(format!(
                                 "{}: {}",
                                 base.display(ctx, e.path()),
@@ -194,7 +235,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 }
                 WalkState::Continue
             });
-            for w in workers {
+            for (w, _) in workers {
                 found.top.merge(w.top);
                 found.names.merge(w.names);
                 found.problems.merge(w.problems);
@@ -202,7 +243,13 @@ A `Files whose names match:` section lists files whose names contain the pattern
         } else {
             // A file named exactly is searched even if ignore rules or `include` would skip it.
             let mut w = Worker::new(sb.build(), matcher.clone(), report, limit);
-            match w.search(&checked.real, || mtime_of(&checked.real)) {
+            let file = ctx.fs.open_read(&checked).map_err(cannot)?;
+            let mtime = || {
+                file.metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(SystemTime::UNIX_EPOCH)
+            };
+            match w.search(&checked.real, &file, mtime) {
                 Ok(Outcome::Binary) => found
                     .notes
                     .push(format!("({spelled} is a binary file; it was not searched)")),
@@ -273,12 +320,6 @@ fn names_insensitive(args: &GrepArgs) -> bool {
         Case::Insensitive => true,
         Case::Smart => !args.pattern.chars().any(char::is_uppercase),
     }
-}
-
-fn mtime_of(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
 fn render(

@@ -7,7 +7,9 @@ use serde::Deserialize;
 use crate::error::{ToolError, ToolResult};
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::describe;
 use crate::workspace::policy::Access;
 
 /// Arguments of list-dir.
@@ -63,14 +65,19 @@ last line says how to continue.",
     fn run(ctx: &Ctx, args: ListDirArgs) -> ToolResult {
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        match std::fs::metadata(&checked.real) {
-            Ok(m) if m.is_dir() => {}
+        match ctx.fs.stat(&checked) {
+            Ok(st) if st.kind == Kind::Dir => {}
             Ok(_) => {
                 return Err(ToolError::refused(format!(
                     "{spelled} is not a folder; use read_file to read a file"
                 )));
             }
-            Err(e) => return Err(ToolError::refused(format!("cannot list {spelled}: {e}"))),
+            Err(e) => {
+                return Err(ToolError::refused(format!(
+                    "cannot list {spelled}: {}",
+                    describe(&e)
+                )));
+            }
         }
         listing(
             ctx,

@@ -2,7 +2,7 @@
 //! indentation mode (spec 02, "read-file"). Reading registers the tag (spec 01, freshness).
 
 use std::fs::File;
-use std::path::Path;
+use std::io::{Read, Seek, SeekFrom};
 
 use clap::Args;
 use schemars::JsonSchema;
@@ -16,6 +16,7 @@ use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::describe;
 use crate::workspace::policy::Access;
 
 /// Default number of lines shown.
@@ -119,9 +120,12 @@ A directory path returns its listing.",
             ));
         }
         let checked = ctx.check_path(&args.path, Access::Read)?;
-        let meta = std::fs::metadata(&checked.real).map_err(|e| {
-            ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
-        })?;
+        // Opened through the file layer: no symlink swapped in after the check is followed.
+        let cannot = |e: std::io::Error| {
+            ToolError::refused(format!("cannot read {}: {}", args.path, describe(&e)))
+        };
+        let file = ctx.fs.open_read(&checked).map_err(cannot)?;
+        let meta = file.metadata().map_err(cannot)?;
         if meta.is_dir() {
             return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false);
         }
@@ -133,7 +137,7 @@ A directory path returns its listing.",
                 crate::workspace::fs::kind_name(&meta.file_type())
             )));
         }
-        let view = load(&checked.real, &args, meta.len())?;
+        let view = load(&file, &args, meta.len())?;
         let style = if args.anchors.unwrap_or(false) {
             LineStyle::Anchored
         } else {
@@ -234,7 +238,7 @@ fn header(spelled: &str, view: &View) -> String {
 
 /// Reads the file: one streaming pass for UTF-8 slice/tail reads, a whole-file decode for
 /// indentation mode and for other encodings.
-fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> {
+fn load(file: &File, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> {
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT) as usize;
     let offset = args.offset.unwrap_or(1) as usize;
     let window = match args.tail {
@@ -244,10 +248,13 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
             last: offset.saturating_add(limit - 1),
         },
     };
+    // Each pass reads the one opened file from its start.
     let open = || {
-        File::open(path).map_err(|e| {
-            ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
-        })
+        file.try_clone()
+            .and_then(|mut f| f.seek(SeekFrom::Start(0)).map(|_| f))
+            .map_err(|e| {
+                ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
+            })
     };
     if args.mode.unwrap_or_default() == Mode::Slice {
         match scan::scan(open()?, size, window) {
@@ -267,7 +274,9 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
             Err(ScanStop::Wide | ScanStop::NotUtf8) => {}
         }
     }
-    let bytes = std::fs::read(path)
+    let mut bytes = Vec::with_capacity(size as usize);
+    open()?
+        .read_to_end(&mut bytes)
         .map_err(|e| ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e))))?;
     let text =
         EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(&args.path)))?;

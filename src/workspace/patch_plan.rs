@@ -11,7 +11,6 @@ use crate::patch::{Hunk, Patch, compute_edits};
 use crate::text::checked::{decode, encode};
 use crate::text::editable::EditableText;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::txn::{Change, Transaction};
 
@@ -207,7 +206,7 @@ impl Plan {
             path.real.clone(),
             Slot {
                 path: path.clone(),
-                mode: before.as_ref().and_then(|_| mode_of(&path.real)),
+                mode: before.as_ref().and_then(|_| txn.mode_of(path)),
                 before,
                 now,
                 disk_text: None,

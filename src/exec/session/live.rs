@@ -73,7 +73,7 @@ impl Session {
         tag: String,
         last_used: u64,
     ) -> Result<Arc<Session>, SpawnError> {
-        let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env)?;
+        let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env)?;
         let lease = TreeLease::new(&sp.tree.tag);
         let (tx, rx) = channel::<Vec<u8>>();
         let session = Arc::new(Session {
