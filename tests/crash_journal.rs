@@ -238,7 +238,9 @@ fn big(tag: &str) -> Vec<u8> {
 }
 
 /// Starts `write-file big.txt` with `body` on stdin and waits until its temp file exists.
-/// Returns the child (stdout and stderr piped) and the temp file's path.
+/// Returns the child (stdout and stderr piped) and the temp file's path; the caller waits
+/// for it.
+#[allow(clippy::zombie_processes)]
 fn start_big_write(ws: &Ws, body: Vec<u8>) -> (Child, PathBuf) {
     let mut child = ws
         .std_cmd_in(&ws.root)
@@ -262,10 +264,11 @@ fn start_big_write(ws: &Ws, body: Vec<u8>) -> (Child, PathBuf) {
         if let Some(t) = temp_files(&ws.root).into_iter().next() {
             return (child, t);
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no temp file appeared"
-        );
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no temp file appeared");
+        }
         std::thread::sleep(Duration::from_micros(200));
     }
 }

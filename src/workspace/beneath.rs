@@ -110,6 +110,8 @@ pub struct Stat {
 }
 
 impl Stat {
+    // The raw fields' integer types differ between architectures; the casts are no-ops here.
+    #[allow(clippy::unnecessary_cast)]
     fn from_raw(st: &rustix::fs::Stat) -> Stat {
         let mtime = if st.st_mtime >= 0 {
             SystemTime::UNIX_EPOCH + Duration::new(st.st_mtime as u64, st.st_mtime_nsec as u32)
@@ -427,12 +429,19 @@ impl Dir {
         rustix::fs::renameat(&self.fd, from, &to_dir.fd, to).map_err(errno)
     }
 
-    /// As [`Dir::rename`], but `EEXIST` when `to` exists (`RENAME_NOREPLACE`).
+    /// As [`Dir::rename`], but `EEXIST` when `to` exists (`RENAME_NOREPLACE`; on a
+    /// filesystem without it, a look first, then a plain rename).
     pub fn rename_new(&self, from: &OsStr, to_dir: &Dir, to: &OsStr) -> io::Result<()> {
         check_name(from)?;
         check_name(to)?;
-        rustix::fs::renameat_with(&self.fd, from, &to_dir.fd, to, RenameFlags::NOREPLACE)
-            .map_err(errno)
+        match rustix::fs::renameat_with(&self.fd, from, &to_dir.fd, to, RenameFlags::NOREPLACE) {
+            Err(Errno::INVAL) | Err(Errno::NOSYS) => match to_dir.stat_at(to) {
+                Ok(_) => Err(errno(Errno::EXIST)),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => self.rename(from, to_dir, to),
+                Err(e) => Err(e),
+            },
+            other => other.map_err(errno),
+        }
     }
 
     /// Makes `to` in `to_dir` another name for the entry `from` here (a hard link; a symlink
