@@ -12,7 +12,7 @@
 //! their full path. One file is written atomically by itself; several go through the journal,
 //! all or nothing across a crash. Termination signals during the writes are caught: before the
 //! commit point the write is undone and the call ends with
-//! [`ErrorKind::Interrupted`](crate::error::ErrorKind::Interrupted); after it, the write
+//! [`ErrorKind::Interrupted`]; after it, the write
 //! completes and the call still ends that way, saying the files were written.
 
 use std::collections::HashMap;
@@ -22,6 +22,7 @@ use crate::error::{ErrorKind, Output, ToolError};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::content_tag;
+use crate::workspace::atomic;
 use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
@@ -324,8 +325,8 @@ impl<'c> Transaction<'c> {
         let fs = &self.ctx.fs;
         if let [c] = changes {
             let r = match &c.after {
-                Some(bytes) => layer::write_file(fs, &c.path, bytes, c.mode, stop),
-                None => layer::remove_file(fs, &c.path),
+                Some(bytes) => atomic::write_file(fs, &c.path, bytes, c.mode, stop),
+                None => atomic::remove_file(fs, &c.path),
             };
             return r.map_err(|e| write_error(&c.path.spelled, &e, "nothing was changed"));
         }

@@ -22,7 +22,7 @@
 //!
 //! `<root>` is the allowed root (absolute), `<folder>` the target's folder relative to it
 //! (`.` for the root itself); temp and backup names follow
-//! [`temp_name`](crate::workspace::beneath::temp_name) and must carry the journal's pid. The
+//! [`temp_name`] and must carry the journal's pid. The
 //! state is one byte at a fixed offset, so moving to the next state is a one-byte `pwrite`
 //! and an `fdatasync`.
 //!
