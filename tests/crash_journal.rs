@@ -24,7 +24,7 @@ const PATCH_FILE_BYTES: usize = 256 * 1024;
 /// Kills of 3-file patches per run.
 const PATCH_KILLS: usize = 40;
 /// Bytes of the big single write.
-const BIG: usize = 32 * 1024 * 1024;
+const BIG: usize = 4 * 1024 * 1024;
 
 /// A file whose first line is `state <n>` followed by filler.
 fn trio_content(name: &str, state: usize) -> Vec<u8> {
@@ -226,7 +226,7 @@ fn sigkill_during_three_file_patches_then_any_call_sees_all_old_or_all_new() {
     assert_eq!(leaked_journals, 0, "journals left after a later call");
 }
 
-/// ~32 MB of distinct lines.
+/// ~4 MB of distinct lines.
 fn big(tag: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(BIG + 64);
     let mut i = 0u64;
@@ -269,8 +269,28 @@ fn start_big_write(ws: &Ws, body: Vec<u8>) -> (Child, PathBuf) {
             let _ = child.wait();
             panic!("no temp file appeared");
         }
-        std::thread::sleep(Duration::from_micros(200));
+        std::thread::yield_now();
     }
+}
+
+/// SIGKILLs a big write of `big.txt` while its temp file exists (stopping it first, so the
+/// kill cannot come after the rename); returns the temp file's path.
+fn kill_a_big_write(ws: &Ws) -> PathBuf {
+    for _ in 0..10 {
+        let (mut child, temp) = start_big_write(ws, big("new"));
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGSTOP);
+        }
+        let caught = temp.exists();
+        child.kill().unwrap();
+        let _ = child.wait();
+        if caught {
+            return temp;
+        }
+        std::fs::write(ws.path("big.txt"), "old\n").unwrap();
+    }
+    panic!("the write always finished before it could be stopped");
 }
 
 #[test]
@@ -279,10 +299,8 @@ fn the_temp_file_of_a_killed_write_is_removed_by_the_next_call() {
     let ws = Ws::new();
     ws.write("big.txt", "old\n").write("small.txt", "small\n");
     // Recovered by an ordinary call, which says so once on stderr.
-    let (mut child, temp) = start_big_write(&ws, big("new"));
-    child.kill().unwrap();
-    let _ = child.wait();
-    assert!(temp.exists(), "the kill came too late to leave a temp file");
+    let temp = kill_a_big_write(&ws);
+    assert!(temp.exists());
     let run = Run::from(ws.cmd().args(["read-file", "small.txt"]).output().unwrap());
     assert_eq!(run.code, 0, "{run:?}");
     assert!(!temp.exists(), "the next call left {temp:?}: {run:?}");
@@ -294,9 +312,7 @@ fn the_temp_file_of_a_killed_write_is_removed_by_the_next_call() {
     let again = Run::from(ws.cmd().args(["read-file", "small.txt"]).output().unwrap());
     assert!(!again.err.contains("removed"), "said twice: {again:?}");
     // Recovered by `state recover`, which says so in its output.
-    let (mut child, temp) = start_big_write(&ws, big("new"));
-    child.kill().unwrap();
-    let _ = child.wait();
+    let temp = kill_a_big_write(&ws);
     assert!(temp.exists());
     let run = Run::from(ws.cmd().args(["state", "recover"]).output().unwrap());
     assert_eq!(run.code, 0, "{run:?}");
@@ -311,15 +327,22 @@ fn a_termination_signal_during_a_write_removes_the_temp_file() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let ws = Ws::new();
     ws.write("big.txt", "old\n");
+    let mut undone = 0;
     for (sig, name) in [
         (libc::SIGTERM, "SIGTERM"),
         (libc::SIGINT, "SIGINT"),
         (libc::SIGHUP, "SIGHUP"),
     ] {
-        let (child, temp) = start_big_write(&ws, big(name));
+        let body = big(name);
+        let (child, temp) = start_big_write(&ws, body.clone());
+        // The write takes milliseconds: stop agtool where it is (writing its temp file), send
+        // the signal, and let it go on, so the signal lands during the write.
+        let pid = child.id() as i32;
         // SAFETY: kill(2) on our own child's pid.
         unsafe {
-            libc::kill(child.id() as i32, sig);
+            libc::kill(pid, libc::SIGSTOP);
+            libc::kill(pid, sig);
+            libc::kill(pid, libc::SIGCONT);
         }
         let out = child.wait_with_output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -342,11 +365,21 @@ fn a_termination_signal_during_a_write_removes_the_temp_file() {
         );
         assert!(!temp.exists(), "{name}: the temp file was left");
         assert!(temp_files(&ws.root).is_empty(), "{name}: temp files left");
+        // Caught before the rename, the write is undone; caught after it (the temp file was
+        // seen just before its rename), the write stands and the line says so.
         let now = std::fs::read(ws.path("big.txt")).unwrap();
-        assert!(
-            now == b"old\n" || now == big(name),
-            "{name}: the file is neither old nor new"
-        );
+        if now == b"old\n" {
+            undone += 1;
+            assert!(lines[0].contains("nothing was changed"), "{stdout}");
+        } else {
+            assert!(now == body, "{name}: the file is neither old nor new");
+            assert!(lines[0].contains("the write completed"), "{stdout}");
+        }
         std::fs::write(ws.path("big.txt"), "old\n").unwrap();
     }
+    eprintln!(
+        "3 signals during a write: {undone} undone, {} after the rename",
+        3 - undone
+    );
+    assert!(undone > 0, "no signal landed before the rename");
 }
