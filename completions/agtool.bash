@@ -64,6 +64,9 @@ _agtool() {
             agtool,schema)
                 cmd="agtool__subcmd__schema"
                 ;;
+            agtool,session-guard)
+                cmd="agtool__subcmd__session__subcmd__guard"
+                ;;
             agtool,session-server)
                 cmd="agtool__subcmd__session__subcmd__server"
                 ;;
@@ -129,6 +132,9 @@ _agtool() {
                 ;;
             agtool__subcmd__help,schema)
                 cmd="agtool__subcmd__help__subcmd__schema"
+                ;;
+            agtool__subcmd__help,session-guard)
+                cmd="agtool__subcmd__help__subcmd__session__subcmd__guard"
                 ;;
             agtool__subcmd__help,session-server)
                 cmd="agtool__subcmd__help__subcmd__session__subcmd__server"
@@ -272,7 +278,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call state sessions completions man session-server help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call state sessions completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -292,6 +298,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -314,7 +324,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__apply__subcmd__patch)
-            opts="-h --input --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --input --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -322,6 +332,10 @@ _agtool() {
             case "${prev}" in
                 --input)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --check-syntax)
@@ -352,6 +366,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -372,7 +390,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__call)
-            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -392,6 +410,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -414,7 +436,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__completions)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +462,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -460,7 +486,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__delete__subcmd__path)
-            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -494,6 +520,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -514,7 +544,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__file)
-            opts="-h --old --new --all --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --old --new --all --edits --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -534,6 +564,10 @@ _agtool() {
                     ;;
                 --edits)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --check-syntax)
@@ -562,6 +596,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -584,7 +622,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__lines)
-            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -622,6 +660,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -642,7 +684,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec)
-            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -676,6 +718,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -696,7 +742,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec__subcmd__command)
-            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -742,6 +788,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -762,7 +812,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__glob)
-            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -800,6 +850,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -820,7 +874,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__grep)
-            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,6 +940,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -906,7 +964,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call state sessions completions man session-server help"
+            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call state sessions completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1199,6 +1257,20 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__help__subcmd__session__subcmd__guard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__help__subcmd__session__subcmd__server)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1382,7 +1454,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__list__subcmd__dir)
-            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1428,6 +1500,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1448,7 +1524,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__man)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1474,6 +1550,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1494,7 +1574,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help list read write delete help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list read write delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1514,6 +1594,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1536,7 +1620,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__delete)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1560,6 +1644,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1666,7 +1754,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__list)
-            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1696,6 +1784,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1716,7 +1808,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__read)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1742,6 +1834,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1762,7 +1858,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__write)
-            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1796,6 +1892,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1816,7 +1916,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__read__subcmd__file)
-            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1866,6 +1966,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1886,7 +1990,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__schema)
-            opts="-h --format --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --format --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1912,6 +2016,60 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__session__subcmd__guard)
+            opts="-h --server-pid --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server-pid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1932,7 +2090,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__session__subcmd__server)
-            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1958,6 +2116,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1978,7 +2140,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1998,6 +2160,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2090,7 +2256,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__kill)
-            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2110,6 +2276,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2132,7 +2302,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__list)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2152,6 +2322,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2174,7 +2348,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__stop__subcmd__server)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2194,6 +2368,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2216,7 +2394,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__skill)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2242,6 +2420,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2262,7 +2444,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help show forget reset recover help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help show forget reset recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2282,6 +2464,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2304,7 +2490,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__forget)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2324,6 +2510,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2430,7 +2620,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__recover)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2450,6 +2640,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2472,7 +2666,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__reset)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2492,6 +2686,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2514,7 +2712,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__show)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2534,6 +2732,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2556,7 +2758,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__file)
-            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2610,6 +2812,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2630,7 +2836,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__stdin)
-            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2666,6 +2872,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)

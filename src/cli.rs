@@ -5,11 +5,12 @@
 use clap::{ArgMatches, Command};
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::faces::colour::{self, When};
 use crate::faces::input::tool_args;
 use crate::faces::output::print_result;
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, people, schema, sessions, state};
+use crate::faces::{call, people, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -24,6 +25,7 @@ pub fn meta_commands() -> Vec<Command> {
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
+        sessions::guard_command(),
     ]
 }
 
@@ -32,6 +34,7 @@ pub fn meta_commands() -> Vec<Command> {
 fn run_early(name: &str, m: &ArgMatches) -> Option<i32> {
     let result = match name {
         "session-server" => return Some(sessions::run_server(m)),
+        "session-guard" => return Some(sessions::run_guard(m)),
         "completions" => people::run_completions(m, command()),
         "man" => people::run_man(m, command()),
         _ => return None,
@@ -115,11 +118,19 @@ fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgM
     tools::find_verb(name, verb).map(|spec| (spec, verb_matches))
 }
 
+/// The binary's entry: [`main_with`] with any panic turned into an `Error:` line and exit 1
+/// (see [`crate::faces::output::catching_panics`]).
+pub fn run_main(argv: Vec<std::ffi::OsString>) -> i32 {
+    let json = argv.iter().any(|a| a == "--json");
+    crate::faces::output::catching_panics(json, || main_with(argv))
+}
+
 /// Runs agtool on `argv` and returns the process exit status.
 pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
-    let matches = match command_for(&argv).try_get_matches_from(argv) {
+    let matches = match command_for(&argv).try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) => {
+            let e = suggest::unknown_flag(e, command_for(&argv), &argv);
             let code = e.exit_code();
             let _ = e.print();
             return code;
@@ -131,6 +142,17 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let tool = named_tool(name, sub);
     // Global flags are read where the tool's own arguments are (`notes list --json`).
     let settings = settings(tool.as_ref().map_or(sub, |(_, m)| *m));
+    let when = tool
+        .as_ref()
+        .map_or(sub, |(_, m)| *m)
+        .get_one::<When>("color")
+        .copied()
+        .unwrap_or_default();
+    // Model-facing faces never colour: call, schema, the MCP server (when it lands), --json.
+    colour::decide(
+        when,
+        settings.json || ["call", "schema", "mcp"].contains(&name),
+    );
     if let Some(code) = run_early(name, sub) {
         return code;
     }
@@ -139,22 +161,48 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
     if let Some((spec, sub)) = tool {
-        let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
+        let result = tool_args(&spec, sub, &ctx)
+            .and_then(|v| run_with_timeout(&ctx, &spec, v))
+            .map(colour::for_people);
+        let result = with_notices(result, ctx.take_notices());
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);
         if let Some(sig) = interrupted {
-            crate::exec::interrupt::end_by_sigint(sig);
+            crate::interrupt::end_by_sigint(sig);
         }
         return passed_through.unwrap_or(code);
     }
-    let result = run_meta(name, sub, &ctx);
+    let result = with_notices(run_meta(name, sub, &ctx), ctx.take_notices());
     let interrupted = interrupted_by(&result);
     let code = print_result(ctx.json, result);
     if let Some(sig) = interrupted {
-        crate::exec::interrupt::end_by_sigint(sig);
+        crate::interrupt::end_by_sigint(sig);
     }
     code
+}
+
+/// `result` with the call's notices (things said once, such as a replaced state database)
+/// after its text or message, and as a `notices` list in the `--json` envelope.
+fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
+    if notices.is_empty() {
+        return result;
+    }
+    let joined = notices.join("\n");
+    match result {
+        Ok(mut out) => {
+            if !out.text.is_empty() && !out.text.ends_with('\n') {
+                out.text.push('\n');
+            }
+            out.text.push_str(&joined);
+            Ok(out.with("notices", notices))
+        }
+        Err(mut e) => {
+            e.message.push('\n');
+            e.message.push_str(&joined);
+            Err(e.with("notices", notices))
+        }
+    }
 }
 
 /// The signal that interrupted the call (spec 05, one-shot exec), if one did.

@@ -2,7 +2,7 @@
 //! - SIGKILL at random moments of 3-file patches, then any agtool call: the three files are
 //!   all old or all new, and no temp file is left;
 //! - the temp file of a SIGKILLed big write is removed by the next call (or `state recover`),
-//!   which says so once;
+//!   which says so once, after its result;
 //! - SIGTERM, SIGINT and SIGHUP during a write remove the temp file at once, print one
 //!   `Error:` line and end with 128 + the signal.
 
@@ -305,12 +305,12 @@ fn the_temp_file_of_a_killed_write_is_removed_by_the_next_call() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(!temp.exists(), "the next call left {temp:?}: {run:?}");
     assert!(
-        run.err.contains("removed") && run.err.contains(".big.txt.agtool-"),
+        run.out.contains("Note: removed") && run.out.contains(".big.txt.agtool-"),
         "the recovery did not say what it did: {run:?}"
     );
     assert_eq!(std::fs::read(ws.path("big.txt")).unwrap(), b"old\n");
     let again = Run::from(ws.cmd().args(["read-file", "small.txt"]).output().unwrap());
-    assert!(!again.err.contains("removed"), "said twice: {again:?}");
+    assert!(!again.out.contains("removed"), "said twice: {again:?}");
     // Recovered by `state recover`, which says so in its output.
     let temp = kill_a_big_write(&ws);
     assert!(temp.exists());

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::buffer::{HeadTailBuffer, RenderedOutput};
 use std::os::fd::AsFd;
 
-use super::interrupt::{InterruptWatch, signal_name};
+use crate::interrupt::{InterruptWatch, signal_name};
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
     reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
@@ -79,7 +79,7 @@ pub enum ExecError {
     #[error(transparent)]
     Spawn(#[from] SpawnError),
     /// agtool received SIGTERM, SIGINT, SIGHUP or SIGQUIT (the number) while the command ran; the
-    /// command and everything it started were killed (see [`super::interrupt`]). The CLI exits
+    /// command and everything it started were killed (see [`crate::interrupt`]). The CLI exits
     /// with 128 + the signal number.
     #[error(
         "interrupted by {}; the command and everything it started were killed",
@@ -108,11 +108,8 @@ impl ExecOutcome {
     /// lines` (only when bytes were omitted), `Output:` and the output, prefixed by
     /// `command timed out after <ms> milliseconds` on timeout.
     pub fn to_text(&self) -> String {
-        let mut s = format!(
-            "Exit code: {}\nWall time: {:.1} seconds\n",
-            self.exit_code,
-            self.wall_time.as_secs_f64()
-        );
+        let mut s = format!("Exit code: {}\n", self.exit_code);
+        s.push_str(&super::wall_time_line(self.wall_time));
         if self.output.omitted_bytes > 0 {
             s.push_str(&format!(
                 "Total output lines: {}\n",
@@ -122,8 +119,8 @@ impl ExecOutcome {
         s.push_str("Output:\n");
         if self.timed_out {
             s.push_str(&format!(
-                "command timed out after {} milliseconds\n",
-                self.timeout_ms
+                "command timed out after {}\n",
+                crate::text::plural::count(self.timeout_ms, "millisecond")
             ));
         }
         s.push_str(&self.output.text);
@@ -165,6 +162,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         req.workdir_handle.as_deref().map(AsFd::as_fd),
         StdinMode::Closed,
         next_tag("x"),
+        None,
         None,
     )?;
     let _lease = TreeLease::new(&sp.tree.tag);
@@ -482,8 +480,8 @@ mod tests {
         assert_eq!(out.output.total_bytes, 6 + 50_000_000 + 1 + 5);
         assert_eq!(out.output.omitted_bytes, out.output.total_bytes - 1000);
         assert!(text.contains(&format!(
-            "[... {} bytes omitted ...]\n",
-            out.output.omitted_bytes
+            "[... {} omitted ...]\n",
+            crate::text::plural::count(out.output.omitted_bytes, "byte")
         )));
     }
 }

@@ -78,7 +78,9 @@ pub(crate) fn next_tag(kind: &str) -> String {
 /// current directory), stdout and stderr sharing one pipe. With `workdir_fd`, the child moves
 /// into that open folder (`fchdir`) instead of looking `workdir` up by name, so a folder
 /// swapped for a symlink after it was checked cannot redirect it. The leader is registered so
-/// the zombie sweep leaves its status to the `Child`.
+/// the zombie sweep leaves its status to the `Child`. `report`, when given, becomes the
+/// child's file descriptor [`REPORT_FD`](super::session::guard::REPORT_FD) (the session
+/// guard's report pipe).
 pub(crate) fn spawn(
     argv: &[String],
     workdir: Option<&Path>,
@@ -86,6 +88,7 @@ pub(crate) fn spawn(
     stdin: StdinMode,
     tag: String,
     base_env: Option<&[(OsString, OsString)]>,
+    report: Option<BorrowedFd<'_>>,
 ) -> Result<Spawned, SpawnError> {
     let argv0 = argv.first().cloned().unwrap_or_default();
     let fail = |reason: String| SpawnError {
@@ -128,6 +131,9 @@ pub(crate) fn spawn(
         cmd.current_dir(dir);
     }
     in_new_session(&mut cmd);
+    if let Some(fd) = report {
+        pass_fd(&mut cmd, fd.as_raw_fd(), super::session::guard::REPORT_FD);
+    }
     let mut leaders = Leaders::lock();
     let mut child = cmd
         .spawn()
@@ -148,6 +154,26 @@ pub(crate) fn spawn(
     })
 }
 
+/// Makes `cmd`'s child see `fd` as `target` (without close-on-exec).
+fn pass_fd(cmd: &mut Command, fd: i32, target: i32) {
+    // SAFETY: the closure only calls dup2 and fcntl, which are async-signal-safe, on
+    // descriptors inherited from the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            if fd == target {
+                // dup2 onto itself would keep close-on-exec set.
+                let flags = libc::fcntl(fd, libc::F_GETFD);
+                if flags < 0 || libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            } else if libc::dup2(fd, target) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Makes `cmd` start in a new session (`setsid` in the child before exec): it leads its own
 /// process group and has no controlling terminal.
 pub(crate) fn in_new_session(cmd: &mut Command) {
@@ -162,7 +188,7 @@ pub(crate) fn in_new_session(cmd: &mut Command) {
 /// bare errno, since execvp folds several causes into one code. A name with a `/` is a path
 /// (not looked up on PATH); ENOENT for a file that exists means its `#!` interpreter is
 /// missing; EACCES for a folder means it is a folder.
-fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> String {
+pub(crate) fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> String {
     let argv0 = argv.first().map_or("", String::as_str);
     let target = || {
         let p = Path::new(argv0);
@@ -188,9 +214,9 @@ fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> Str
             "it is a directory".into()
         }
         io::ErrorKind::ArgumentListTooLong => format!(
-            "the arguments and environment are too long for the OS ({} bytes of arguments); \
+            "the arguments and environment are too long for the OS ({} of arguments); \
              pass large input through a file",
-            argv.iter().map(|a| a.len() + 1).sum::<usize>()
+            crate::text::plural::count(argv.iter().map(|a| a.len() + 1).sum::<usize>(), "byte")
         ),
         _ => describe(e),
     }
@@ -268,7 +294,7 @@ const EXIT_TICK: Duration = Duration::from_millis(10);
 
 /// Waits up to `timeout` for output on `output` (when given) or the child's exit (when `pidfd`
 /// is given; without one the wait is cut to a short tick and `exit` is reported as a hint).
-/// `wake` (an [`InterruptWatch`](super::interrupt::InterruptWatch)'s pipe) also ends the wait
+/// `wake` (an [`InterruptWatch`](crate::interrupt::InterruptWatch)'s pipe) also ends the wait
 /// when it becomes readable; the caller asks the watch what happened.
 pub(crate) fn wait_io(
     output: Option<&PipeReader>,

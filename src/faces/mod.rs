@@ -5,6 +5,7 @@
 //! spec 07). Faces hold no tool logic: they look a tool up in the registry and run it.
 
 pub mod call;
+pub mod colour;
 pub mod input;
 pub mod output;
 pub mod people;
@@ -12,4 +13,5 @@ pub mod run;
 pub mod schema;
 pub mod sessions;
 pub mod state;
+pub mod suggest;
 pub mod tree;

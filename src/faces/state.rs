@@ -5,6 +5,8 @@ use clap::{Arg, ArgMatches, Command};
 
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::clock::format_utc_ms as format_ms;
+use crate::text::path_escape::spelled_path;
+use crate::text::plural::count;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy;
 
@@ -28,7 +30,7 @@ pub fn command() -> Command {
 }
 
 /// Runs `state`. Every subcommand first recovers interrupted writes (spec 01, "Races and
-/// crashes"); `recover` says what that did in its output, the others on stderr.
+/// crashes"); `recover` says what that did as its output, the others in a note after it.
 pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
     let refuse = ToolError::refused;
     let recovered = ctx.recover_now();
@@ -66,10 +68,13 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         }
         Some(("forget", sub)) => {
             let spelled = sub.get_one::<String>("path").cloned().unwrap_or_default();
-            let absolute = ctx.cwd.join(&spelled);
+            let absolute = spelled_path(&ctx.cwd, &spelled);
             let real = policy::resolve(&absolute).unwrap_or_else(|_| policy::fold(&absolute));
             let n = ctx.with_state(|s| s.forget(&real)).map_err(refuse)?;
-            Ok(Output::text(format!("Forgot {n} entries for {spelled}")))
+            Ok(Output::text(format!(
+                "Forgot {} for {spelled}",
+                count(n, "entry")
+            )))
         }
         Some(("reset", _)) => {
             ctx.with_state(|s| s.reset()).map_err(refuse)?;

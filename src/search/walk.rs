@@ -23,10 +23,12 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::error::{ToolError, io_reason};
+use crate::text::path_escape::push_encoded;
+use crate::text::plural::count;
 use crate::workspace::beneath::{Dir, Kind, Stat};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
@@ -105,11 +107,12 @@ impl Base {
                 Err(_) => path,
             }
         };
-        // As `Ctx::display`: relative to the current directory when under it.
+        // As `Ctx::display`: relative to the current directory when under it, names that are
+        // not UTF-8 escaped so they can be given back (crate::text::path_escape).
         match shown.strip_prefix(&ctx.cwd) {
             Ok(rel) if rel.as_os_str().is_empty() => out.push('.'),
-            Ok(rel) => out.push_str(&rel.to_string_lossy()),
-            Err(_) => out.push_str(&shown.to_string_lossy()),
+            Ok(rel) => push_encoded(out, rel.as_os_str()),
+            Err(_) => push_encoded(out, shown.as_os_str()),
         }
     }
 }
@@ -314,7 +317,10 @@ impl Problems {
             out.push_str(&format!("(skipped: {line})\n"));
         }
         if self.more > 0 {
-            out.push_str(&format!("(skipped {} more unreadable paths)\n", self.more));
+            out.push_str(&format!(
+                "(skipped {})\n",
+                count(self.more, "more unreadable path")
+            ));
         }
     }
 
@@ -367,13 +373,27 @@ pub fn normalize_glob(pattern: &str, what: &str) -> Result<String, ToolError> {
 /// Compiles a normalised glob: `*` and `?` never cross `/`, `**` crosses any number of folders
 /// (and `**/` also matches none), `{a,b}` alternatives, `[...]` classes. An invalid pattern is
 /// an argument error quoting the glob parser's message.
-pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobMatcher, ToolError> {
-    GlobBuilder::new(normalized)
+///
+/// The glob is compiled into a one-glob `GlobSet`, whose build reports a pattern too large
+/// for the regex engine as an error (`GlobMatcher` panics on it: exit 101 for a 400,000-
+/// character pattern). A long pattern is not quoted back in the message.
+pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobSet, ToolError> {
+    let describe = |e: globset::Error| {
+        let text = if normalized.len() <= 200 {
+            e.to_string()
+        } else {
+            e.kind().to_string()
+        };
+        let first = text.lines().next().unwrap_or_default();
+        let short: String = first.chars().take(300).collect();
+        ToolError::usage(format!("invalid {what}: {short}"))
+    };
+    let glob = GlobBuilder::new(normalized)
         .literal_separator(true)
         .backslash_escape(true)
         .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| ToolError::usage(format!("invalid {what}: {e}")))
+        .map_err(describe)?;
+    GlobSetBuilder::new().add(glob).build().map_err(describe)
 }
 
 /// A walk error as `path: reason`, with the path relative to the current directory.

@@ -15,10 +15,12 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::error::{ErrorKind, Output, ToolError, ToolResult, io_refusal};
 use crate::text::editable::EditableText;
+use crate::text::path_escape::encode_path;
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::beneath::Kind;
+use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::{Stop, describe, interrupted_by};
 use crate::workspace::policy::{Access, CheckedPath};
@@ -33,6 +35,7 @@ const MAX_LISTED: usize = 20;
 #[serde(deny_unknown_fields)]
 pub struct DeletePathArgs {
     /// The file, symlink or directory to delete.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Delete a non-empty directory and everything in it (default false).
     #[arg(long)]
@@ -72,7 +75,11 @@ see what would go.",
         // The entry the path names: a final symlink is the link, never its target.
         let path = ctx.check_entry(&args.path, Access::Write)?;
         let st = ctx.fs.stat(&path).map_err(|e| {
-            ToolError::refused(format!("cannot delete {}: {}", args.path, describe(&e)))
+            if is_swapped(&e) {
+                ToolError::refused(format!("cannot delete {}: {}", args.path, describe(&e)))
+            } else {
+                io_refusal("delete", &args.path, &e)
+            }
         })?;
         match st.kind {
             Kind::Dir => delete_dir(ctx, &path, args.recursive.unwrap_or(false), dry_run),
@@ -92,7 +99,7 @@ fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> T
         let target = loc
             .dir
             .read_link(&loc.name)
-            .map(|t| t.display().to_string())
+            .map(|t| encode_path(&t).into_owned())
             .unwrap_or_default();
         format!("symlink to {target}; the target was not touched")
     } else {
@@ -121,19 +128,19 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
         let recorded = txn.shown_tag(path).map_err(ToolError::refused)?;
         if recorded.is_none() {
             return Err(ToolError::refused(format!(
-                "{} is not a text file read_file can show ({} bytes), so there is no read to \
+                "{} is not a text file read_file can show ({}), so there is no read to \
                  vouch for deleting it; ask the user to delete it",
                 path.spelled,
-                before.len()
+                count(before.len(), "byte")
             )));
         }
     }
     txn.require_fresh(path, &before)?;
     if dry_run && decoded.is_none() {
         return Ok(Output::text(format!(
-            "Would delete {} ({} bytes, not text)\n",
+            "Would delete {} ({}, not text)\n",
             path.spelled,
-            before.len()
+            count(before.len(), "byte")
         ))
         .with("dry_run", true));
     }
@@ -171,7 +178,7 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     // through it, never by path.
     let loc = ctx.fs.parent(path).map_err(cannot)?;
     let top = ctx.fs.open_dir(path).map_err(cannot)?;
-    let in_shown = |rel: &Path| format!("{shown}{}", rel.display());
+    let in_shown = |rel: &Path| format!("{shown}{}", encode_path(rel));
     let entries = tree::list(&top, &|name| ctx.policy.is_protected_name(name)).map_err(|stop| {
         ToolError::refused(match stop {
             TreeStop::Refused(rel) => format!(
@@ -188,14 +195,14 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     })?;
     if !entries.is_empty() && !recursive {
         return Err(ToolError::refused(format!(
-            "{shown} is a directory with {} entries; pass recursive: true to delete it and \
+            "{shown} is a directory with {}; pass recursive: true to delete it and \
              everything in it",
-            entries.len()
+            count(entries.len(), "entry")
         )));
     }
     let files = entries.iter().filter(|e| e.kind != Kind::Dir).count();
     let dirs = entries.len() - files;
-    let counts = format!("{files} files, {dirs} directories");
+    let counts = format!("{}, {}", count(files, "file"), count(dirs, "directory"));
     if dry_run {
         let mut text = format!("Would delete {shown} ({counts})\n");
         for e in entries.iter().rev().take(MAX_LISTED) {
@@ -211,10 +218,10 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     if let Err((done, rel, err)) = tree::remove(&top, &entries, &stop) {
         let _ = ctx.with_state(|s| s.forget(&path.real));
         let msg = format!(
-            "deleting {} failed: {}; {done} of {} entries were already deleted",
+            "deleting {} failed: {}; {done} of {} were already deleted",
             in_shown(&rel),
             describe(&err),
-            entries.len()
+            count(entries.len(), "entry")
         );
         return Err(match interrupted_by(&err) {
             Some(sig) => ToolError {

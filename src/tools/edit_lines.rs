@@ -22,6 +22,7 @@ use crate::text::anchors::{Op, overlap, parse_anchor, split_lines};
 use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
+use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
@@ -41,17 +42,23 @@ pub const LOOP_HINT: &str = "stop guessing anchors: re-read the file with read-f
 #[serde(deny_unknown_fields)]
 pub struct LineEdit {
     /// The file to edit.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Replace from this line: an anchor `<n>:<hh>` as read-file --anchors prints it (a
     /// copied `|text` tail is ignored).
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub from_anchor: Option<String>,
     /// Replace through this line (inclusive; default: from_anchor).
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub to_anchor: Option<String>,
     /// The new lines for from..to, `\n`-separated; an empty string deletes the lines.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub replace: Option<String>,
     /// Insert after this anchored line; "0" inserts at the top of the file.
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub after_anchor: Option<String>,
     /// The lines to insert, `\n`-separated.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub insert: Option<String>,
 }
 
@@ -62,6 +69,7 @@ pub struct EditLinesArgs {
     /// The edits: each {path, from_anchor, to_anchor?, replace} or {path, after_anchor,
     /// insert} (CLI: a JSON array).
     #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<LineEdit>>)]
+    #[schemars(length(max = crate::args::MAX_EDITS))]
     pub edits: ::std::vec::Vec<LineEdit>,
     /// Refuse edits that add syntax errors (default true).
     #[arg(long)]
@@ -271,6 +279,8 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
         }
         Err(e) => return Err(whole(e.message)),
     };
+    // A file that is not text is named before the freshness gate: no read could pass it.
+    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let recorded = if ctx.freshness {
         match txn.shown_tag(&f.path) {
             Ok(Some(tag)) => Some(tag),
@@ -285,16 +295,15 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
     } else {
         None
     };
-    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let lines: Vec<&str> = text.lines().collect();
     let mut failures = Vec::new();
     for (_, op) in &f.ops {
         for a in op.anchors() {
             let reason = match lines.get(a.line - 1) {
                 None => format!(
-                    "line {} is past the end of the file ({} lines)",
+                    "line {} is past the end of the file ({})",
                     a.line,
-                    lines.len()
+                    count(lines.len(), "line")
                 ),
                 Some(l) if line_anchor_hash(l) != a.hash => format!(
                     "line {} changed: its anchor is now {}:{}",

@@ -11,10 +11,11 @@ use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
 use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::path_escape::encode_path;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::describe;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Default number of paths shown.
@@ -28,9 +29,10 @@ pub const MAX_LIMIT: u64 = 2000;
 pub struct GlobArgs {
     /// Glob pattern, e.g. "**/*.rs" or "src/*.{ts,tsx}". `*` and `?` stay within one folder,
     /// `**` crosses folders; a pattern without "/" matches at any depth.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub pattern: String,
     /// The folder to search under (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// Most paths to show (default 100, at most 2000).
     #[arg(long)]
@@ -83,12 +85,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
                     "{spelled} is not a folder; give the folder to search under as path"
                 )));
             }
-            Err(e) => {
-                return Err(ToolError::refused(format!(
-                    "cannot search {spelled}: {}",
-                    describe(&e)
-                )));
-            }
+            Err(e) => return Err(refusal("search", spelled, &e)),
         };
         let base = Base::new(&checked, Some(dir));
         let rules = WalkRules {
@@ -153,7 +150,7 @@ struct Found {
 fn named_exactly(ctx: &Ctx, base: &Base, normalized: &str) -> Option<(SystemTime, PathBuf)> {
     let rel = normalized.strip_prefix("**/").unwrap_or(normalized);
     let path = base.real.join(rel);
-    ctx.check_path(path.to_str()?, Access::Read).ok()?;
+    ctx.check_path(&encode_path(&path), Access::Read).ok()?;
     let st = base.dir.as_ref()?.stat(Path::new(rel)).ok()?;
     if st.kind == Kind::Dir {
         return None;

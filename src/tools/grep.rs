@@ -13,11 +13,13 @@ use serde::Deserialize;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::describe;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
+use crate::workspace::special::{self, OpenError};
 
 /// Default number of files (files/count output) or matching lines (content output) shown.
 pub const DEFAULT_LIMIT: u64 = 100;
@@ -56,12 +58,14 @@ pub enum OutputMode {
 #[serde(deny_unknown_fields)]
 pub struct GrepArgs {
     /// Regular expression (Rust regex syntax), or a literal string with fixed_strings.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub pattern: String,
     /// File or folder to search (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}".
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_PATTERN_CHARS))]
     pub include: Option<String>,
     /// Most files (files/count output) or matching lines (content output) to show (default 100,
     /// at most 2000).
@@ -106,7 +110,8 @@ impl Tool for Grep {
         description: "Search file contents with a regular expression (ripgrep's engine).\n\
 output: files (default) lists matching files, most recently modified first; content prints \
 `path:line:text` for each matching line (context lines as `path-line-text`, groups separated by \
-`--`); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
+`--`; a line over 500 bytes shows 500 bytes around its first match, `[… n bytes]` marking each \
+cut side); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
 upper-case letter. Use include to filter file names (\"*.rs\"), fixed_strings for literal text, \
 multiline for patterns spanning lines. Hidden, ignored (.gitignore) and binary files are skipped. \
 A `Files whose names match:` section lists files whose names contain the pattern.",
@@ -141,13 +146,20 @@ A `Files whose names match:` section lists files whose names contain the pattern
         };
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        let cannot = |e: std::io::Error| {
-            ToolError::refused(format!("cannot search {spelled}: {}", describe(&e)))
-        };
         // Reached through the file layer: a folder gets a handle the walk is fenced by, a file
         // is opened as is; no symlink swapped in after the check is followed.
-        let st = ctx.fs.stat(&checked).map_err(cannot)?;
+        let st = ctx
+            .fs
+            .stat(&checked)
+            .map_err(|e| refusal("search", spelled, &e))?;
         let is_dir = st.kind == Kind::Dir;
+        if !is_dir && st.kind != Kind::File {
+            // Opening a FIFO would wait for a writer until the timeout; never open one.
+            return Err(ToolError::refused(format!(
+                "{spelled} is not a regular file ({}); grep searches files and folders only",
+                st.kind.name()
+            )));
+        }
         let report = match mode {
             OutputMode::Files => Report::Files,
             OutputMode::Content => Report::Content,
@@ -161,7 +173,11 @@ A `Files whose names match:` section lists files whose names contain the pattern
             .before_context(context as usize)
             .after_context(context as usize);
         let base = if is_dir {
-            Base::new(&checked, Some(ctx.fs.open_dir(&checked).map_err(cannot)?))
+            let dir = ctx
+                .fs
+                .open_dir(&checked)
+                .map_err(|e| refusal("search", spelled, &e))?;
+            Base::new(&checked, Some(dir))
         } else {
             Base::new(&checked, None)
         };
@@ -170,6 +186,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
             names: NameMatches::default(),
             problems: Problems::default(),
             notes: Vec::new(),
+            special_files: 0,
         };
         if is_dir {
             let names = (args.names != Some(false))
@@ -187,42 +204,33 @@ A `Files whose names match:` section lists files whose names contain the pattern
             };
             let workers = walk::run_parallel(&builder, make, |(w, reach), entry| {
                 match entry {
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file() || is_special(&t)) => {
                         let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
                         if include.as_ref().is_some_and(|g| !g.is_match(rel)) {
                             return WalkState::Continue;
                         }
-                        // Opened through the base's handle: an entry listed from a folder
-                        // swapped for a symlink is not found, or is the inside file.
-                        let opened = match reach.open(e.path()) {
-                            Ok(f) if f.metadata().is_ok_and(|m| m.is_file()) => Ok(f),
-                            Ok(_) => return WalkState::Continue,
-                            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                        // FIFOs, sockets and devices are counted, never opened.
+                        if e.file_type().is_some_and(|t| is_special(&t)) {
+                            w.special_files += 1;
+                            return WalkState::Continue;
+                        }
+                        // Opened through the base's handle (without blocking): an entry listed
+                        // from a folder swapped for a symlink is not found, or is the inside
+                        // file.
+                        let opened = match special::regular(reach.open(e.path())) {
+                            Err(OpenError::Io(err))
+                                if err.kind() == std::io::ErrorKind::NotFound
+                                    || is_swapped(&err) =>
+                            {
                                 return WalkState::Continue;
                             }
-                            Err(err) if is_swapped(&err) => return WalkState::Continue,
-                            Err(err) => Err(err),
+                            Err(OpenError::Directory) => return WalkState::Continue,
+                            other => other,
                         };
                         if let Some(rank) = names.as_ref().and_then(|q| q.rank(e.file_name())) {
                             w.names.push(rank, e.path().to_path_buf());
                         }
-                        let file = match opened {
-                            Ok(f) => f,
-                            Err(err) => {
-                                w.problems.push(format!(
-                                    "{}: {}",
-                                    base.display(ctx, e.path()),
-                                    io_reason(&err)
-                                ));
-                                return WalkState::Continue;
-                            }
-                        };
-                        let mtime = || {
-                            file.metadata()
-                                .and_then(|m| m.modified())
-                                .unwrap_or(SystemTime::UNIX_EPOCH)
-                        };
-                        if let Err(err) = w.search(e.path(), &file, mtime) {
+                        if let Err(err) = w.search(e.path(), opened, mtime_of) {
                             w.problems.push(format!(
                                 "{}: {}",
                                 base.display(ctx, e.path()),
@@ -236,6 +244,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 WalkState::Continue
             });
             for (w, _) in workers {
+                found.special_files += w.special_files;
                 found.top.merge(w.top);
                 found.names.merge(w.names);
                 found.problems.merge(w.problems);
@@ -243,28 +252,31 @@ A `Files whose names match:` section lists files whose names contain the pattern
         } else {
             // A file named exactly is searched even if ignore rules or `include` would skip it.
             let mut w = Worker::new(sb.build(), matcher.clone(), report, limit);
-            let file = ctx.fs.open_read(&checked).map_err(cannot)?;
-            let mtime = || {
-                file.metadata()
-                    .and_then(|m| m.modified())
-                    .unwrap_or(SystemTime::UNIX_EPOCH)
-            };
-            match w.search(&checked.real, &file, mtime) {
+            let opened = special::regular(ctx.fs.open_read(&checked));
+            match w.search(&checked.real, opened, mtime_of) {
                 Ok(Outcome::Binary) => found
                     .notes
                     .push(format!("({spelled} is a binary file; it was not searched)")),
-                Ok(_) => {}
-                Err(e) => {
+                Ok(Outcome::Special(kind)) => {
                     return Err(ToolError::refused(format!(
-                        "cannot search {spelled}: {}",
-                        io_reason(&e)
+                        "{spelled} is not a regular file ({kind}); grep searches files and \
+                         folders only"
                     )));
                 }
+                Ok(_) => {}
+                Err(e) => return Err(refusal("search", spelled, &e)),
             }
             found.top = w.top;
         }
         Ok(render(ctx, &base, report, limit, context, found))
     }
+}
+
+/// A searched file's modification time (the epoch when it cannot be read).
+fn mtime_of(file: &std::fs::File) -> SystemTime {
+    file.metadata()
+        .and_then(|m| m.modified())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
 /// Everything a search found, merged over the workers.
@@ -273,12 +285,29 @@ struct Found {
     names: NameMatches,
     problems: Problems,
     notes: Vec<String>,
+    /// FIFOs, sockets and devices met in the walk, skipped unopened.
+    special_files: u64,
 }
+
+/// Largest compiled regex program, in bytes (the regex crate's own default). A pattern over
+/// it is an argument error, reached in a fraction of a second.
+pub const REGEX_SIZE_LIMIT: usize = 10 << 20;
+/// Memory for the lazy DFA's cache per search thread, in bytes; past it the engine falls back
+/// to slower matching rather than growing.
+pub const REGEX_DFA_CACHE: usize = 32 << 20;
+/// Deepest nesting of groups and repetitions accepted in a pattern.
+pub const REGEX_NEST_LIMIT: u32 = 100;
 
 /// Builds the matcher. An invalid regex is an argument error quoting the engine's message
 /// (spec 02).
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
     let mut b = RegexMatcherBuilder::new();
+    // Compiling stops with an error once the program passes the size limit, so a pattern
+    // that would compile to a huge program (`(\w{1000}){1000}`) fails fast; the DFA cache
+    // bounds search memory (grep-regex's defaults, made for ripgrep, are 100 MiB and 1 GiB).
+    b.size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_DFA_CACHE)
+        .nest_limit(REGEX_NEST_LIMIT);
     // `^` and `$` match at line boundaries, as in ripgrep.
     b.multi_line(true)
         .fixed_strings(args.fixed_strings.unwrap_or(false));
@@ -293,13 +322,20 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         // Line-by-line search: the matcher must never match a line terminator.
         b.line_terminator(Some(b'\n'));
     }
+    if !args.fixed_strings.unwrap_or(false) {
+        crate::search::grep::check_regex_cost(&args.pattern)
+            .map_err(|why| ToolError::usage(format!("invalid regex: {why}")))?;
+    }
     b.build(&args.pattern).map_err(|e| {
         // grep-regex reports syntax errors against the pattern it wrapped; the parser's own
-        // message points into the pattern as the caller wrote it.
+        // message points into the pattern as the caller wrote it. (A pattern over the size
+        // limit parsed fine: parsing it again would only cost time.)
+        let msg = e.to_string();
         let msg = match args.fixed_strings {
-            Some(true) => e.to_string(),
+            _ if msg.contains("size limit") => msg,
+            Some(true) => msg,
             _ => match regex_syntax::Parser::new().parse(&args.pattern) {
-                Err(syntax) => syntax.to_string(),
+                Err(syntax) => describe_syntax(&args.pattern, &syntax),
                 Ok(_) => e.to_string(),
             },
         };
@@ -310,6 +346,27 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         };
         ToolError::usage(format!("invalid regex: {msg}{hint}"))
     })
+}
+
+/// The regex parser's message: the pattern with a marker under the fault when it is short,
+/// else only what and where (a 64 KiB pattern is not quoted back).
+fn describe_syntax(pattern: &str, e: &regex_syntax::Error) -> String {
+    if pattern.len() <= 200 {
+        return e.to_string();
+    }
+    let (kind, offset) = match e {
+        regex_syntax::Error::Parse(p) => (p.kind().to_string(), p.span().start.offset),
+        regex_syntax::Error::Translate(t) => (t.kind().to_string(), t.span().start.offset),
+        other => {
+            return other
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned();
+        }
+    };
+    format!("{kind} (at byte {offset} of the pattern)")
 }
 
 /// Whether the `Files whose names match:` section compares without case: `case` as given, and
@@ -335,6 +392,7 @@ fn render(
         names,
         problems,
         notes,
+        special_files,
     } = found;
     let (total_files, total_matches) = (top.total_files, top.total_matches);
     let files = top.into_files();
@@ -354,10 +412,7 @@ fn render(
             let shown = total_files.min(limit);
             if total_files > shown {
                 let more = total_files - shown;
-                text.push_str(&format!(
-                    "({more} more {} not shown)\n",
-                    plural(more, "file")
-                ));
+                text.push_str(&format!("({} not shown)\n", count(more, "more file")));
             }
         }
         Report::Content => {
@@ -365,8 +420,8 @@ fn render(
             if total_matches > shown {
                 let more = total_matches - shown;
                 text.push_str(&format!(
-                    "({more} more matching {} not shown)\n",
-                    plural(more, "line")
+                    "({} not shown)\n",
+                    count(more, "more matching line")
                 ));
             }
         }
@@ -385,22 +440,25 @@ fn render(
     }
     let skipped = problems.len();
     problems.render(&mut text);
+    if special_files > 0 {
+        text.push_str(&format!(
+            "(skipped {}: fifo, socket or device)\n",
+            count(special_files, "special file")
+        ));
+    }
     let out = Output::text(text)
         .with("files", total_files)
-        .with("skipped", skipped);
+        .with("skipped", skipped)
+        .with("special_files", special_files);
     match report {
         Report::Files => out,
         Report::Count | Report::Content => out.with("matches", total_matches),
     }
 }
 
-/// `word` with an `s` unless `n` is 1.
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        word.to_owned()
-    } else {
-        format!("{word}s")
-    }
+/// Whether a file type is a FIFO, socket or device (what grep never opens).
+fn is_special(ft: &std::fs::FileType) -> bool {
+    !ft.is_file() && !ft.is_dir() && !ft.is_symlink()
 }
 
 /// Appends content lines, at most `limit` matching lines; after the last one shown, only its

@@ -9,7 +9,7 @@ use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::describe;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Arguments of list-dir.
@@ -17,6 +17,7 @@ use crate::workspace::policy::Access;
 #[serde(deny_unknown_fields)]
 pub struct ListDirArgs {
     /// The folder to list (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// First entry to show, 1-based, in tree order (default 1).
     #[arg(long)]
@@ -48,7 +49,8 @@ impl Tool for ListDir {
         description: "List a folder as an indented tree: `name/` folders, `name@` symlinks (never \
 followed), `name?` other special files. Entries are sorted by name, children right under their \
 folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the \
-last line says how to continue.",
+last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path \
+argument takes that spelling back.",
         examples: "  agtool list-dir\n  agtool list-dir src --depth 3\n  agtool list-dir . --offset 26 --limit 25",
         group: Group::Files,
         sensitive: false,
@@ -72,12 +74,7 @@ last line says how to continue.",
                     "{spelled} is not a folder; use read_file to read a file"
                 )));
             }
-            Err(e) => {
-                return Err(ToolError::refused(format!(
-                    "cannot list {spelled}: {}",
-                    describe(&e)
-                )));
-            }
+            Err(e) => return Err(refusal("list", spelled, &e)),
         }
         listing(
             ctx,

@@ -14,6 +14,7 @@ use crate::workspace::context::Ctx;
 #[serde(deny_unknown_fields)]
 pub struct NotesDeleteArgs {
     /// The note's name (as notes_list shows it; a trailing .md is accepted).
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub name: String,
 }
 
@@ -54,10 +55,11 @@ to correct part of a note, rewrite it with notes_write instead.",
             return Err(unknown_note(&name, &[]));
         };
         let size = store.delete(&name)?;
-        Ok(
-            Output::text(format!("Deleted note {name} ({size} bytes)\n"))
-                .with("name", name.as_str())
-                .with("bytes", size),
-        )
+        Ok(Output::text(format!(
+            "Deleted note {name} ({})\n",
+            crate::text::plural::count(size, "byte")
+        ))
+        .with("name", name.as_str())
+        .with("bytes", size))
     }
 }

@@ -15,11 +15,12 @@ use crate::workspace::context::Ctx;
 pub struct NotesWriteArgs {
     /// The note's name: 1-64 characters of A-Z a-z 0-9 . _ -, not starting with a dot (a
     /// trailing .md is dropped), e.g. build, decisions, api-layout.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub name: String,
     /// The text (CLI: --content, or stdin). Replaces the note, or is added at its end with
     /// append. A final newline is added when missing.
     #[arg(long)]
-    #[schemars(required)]
+    #[schemars(required, length(max = crate::args::MAX_BODY_CHARS))]
     pub content: Option<String>,
     /// Add the content at the end of the existing note, on a new line, instead of replacing
     /// it (default false).
@@ -84,7 +85,10 @@ instead of starting another.",
         // A new text alone over the cap is refused before the store is touched.
         let own = content.len() + usize::from(!content.ends_with('\n'));
         if own > MAX_NOTE_BYTES {
-            return Err(too_big(&format!("note {name} would be {own} bytes")));
+            return Err(too_big(&format!(
+                "note {name} would be {}",
+                crate::text::plural::count(own, "byte")
+            )));
         }
         let store = if append {
             Store::open_existing(ctx)?.ok_or_else(|| {
@@ -97,11 +101,12 @@ instead of starting another.",
             Store::open_for_write(ctx)?
         };
         let saved = store.write(&name, &content, append)?;
-        Ok(
-            Output::text(format!("Saved note {name} ({} bytes)\n", saved.bytes))
-                .with("name", name.as_str())
-                .with("bytes", saved.bytes)
-                .with("created", saved.created),
-        )
+        Ok(Output::text(format!(
+            "Saved note {name} ({})\n",
+            crate::text::plural::count(saved.bytes, "byte")
+        ))
+        .with("name", name.as_str())
+        .with("bytes", saved.bytes)
+        .with("created", saved.created))
     }
 }

@@ -11,12 +11,13 @@ use serde::Deserialize;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
+use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::describe;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Default number of lines shown.
@@ -60,6 +61,7 @@ pub struct Indentation {
 #[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
     /// The file to read (relative to the current directory). A directory is listed instead.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// First line to show, 1-based (default 1).
     #[arg(long)]
@@ -120,12 +122,15 @@ A directory path returns its listing.",
             ));
         }
         let checked = ctx.check_path(&args.path, Access::Read)?;
-        // Opened through the file layer: no symlink swapped in after the check is followed.
-        let cannot = |e: std::io::Error| {
-            ToolError::refused(format!("cannot read {}: {}", args.path, describe(&e)))
-        };
-        let file = ctx.fs.open_read(&checked).map_err(cannot)?;
-        let meta = file.metadata().map_err(cannot)?;
+        // Opened through the file layer, without blocking: no symlink swapped in after the
+        // check is followed, and a FIFO is never waited on.
+        let file = ctx
+            .fs
+            .open_read(&checked)
+            .map_err(|e| refusal("read", &args.path, &e))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| refusal("read", &args.path, &e))?;
         if meta.is_dir() {
             return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false);
         }
@@ -153,8 +158,9 @@ A directory path returns its listing.",
                 Mode::Indentation => anchor_line(&args) as usize,
             };
             return Err(ToolError::refused(format!(
-                "offset {first} is past the end of {} ({} lines)",
-                args.path, view.total_lines
+                "offset {first} is past the end of {} ({})",
+                args.path,
+                count(view.total_lines, "line")
             )));
         }
         for line in &view.lines {
@@ -171,7 +177,8 @@ A directory path returns its listing.",
             let remaining = view.total_lines - last.number;
             if remaining > 0 && args.mode.unwrap_or_default() == Mode::Slice {
                 text.push_str(&format!(
-                    "({remaining} more lines; continue with offset={})\n",
+                    "({}; continue with offset={})\n",
+                    count(remaining, "more line"),
                     last.number + 1
                 ));
             }

@@ -17,6 +17,7 @@ use crate::workspace::context::Ctx;
 #[serde(deny_unknown_fields)]
 pub struct SkillArgs {
     /// The skill's exact name from the list (never a path). Without it: the whole list.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub name: Option<String>,
 }
 
@@ -109,7 +110,13 @@ the instructions point to them). Without a name: the whole list.",
             }
             if more > 0 || capped {
                 let plus = if capped { " or more" } else { "" };
-                let _ = writeln!(text, "  (and {more}{plus} more files; list_dir shows them)");
+                // "1 or more more files" stays plural.
+                let files =
+                    crate::text::plural::noun(if capped { more.max(2) } else { more }, "file");
+                let _ = writeln!(
+                    text,
+                    "  (and {more}{plus} more {files}; list_dir shows them)"
+                );
             }
         }
         text.push('\n');

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use crate::error::ToolError;
+use crate::text::path_escape::encode_path;
 use crate::workspace::beneath::Dir;
 use crate::workspace::config::Config;
 use crate::workspace::fs::{Fs, describe};
@@ -73,10 +74,14 @@ pub struct Ctx {
     state: OnceLock<Result<Mutex<StateStore>, String>>,
     /// Set once this process has looked for interrupted writes to recover.
     recovered: OnceLock<()>,
+    /// Things the caller is told once, after the result (a corrupt state database that was
+    /// replaced): see [`Ctx::notice`].
+    notices: Mutex<Vec<String>>,
+    /// Why the last freshness registration failed, to explain a later refusal.
+    unrecorded: Mutex<Option<String>>,
 }
 
-/// Groups on by default for `call`, `mcp` and `schema` (spec 00, "Groups").
-pub const DEFAULT_GROUPS: [&str; 1] = ["files"];
+pub use crate::workspace::config::DEFAULT_GROUPS;
 
 fn env_off(name: &str) -> bool {
     std::env::var(name)
@@ -129,7 +134,12 @@ impl Ctx {
             .clone()
             .or_else(|| std::env::var_os("AGTOOL_CONFIG").map(PathBuf::from))
             .map(|p| cwd.join(p));
-        let config = Config::load(&root, explicit_config.as_deref())?;
+        let loaded = crate::workspace::trust::load(&root, explicit_config.as_deref())?;
+        // Every face builds its context here, so every face warns (stderr: not for the model).
+        for w in &loaded.warnings {
+            eprintln!("{w}");
+        }
+        let config = loaded.config;
         let agent = settings
             .agent
             .clone()
@@ -178,6 +188,8 @@ impl Ctx {
             notes_dir_origin,
             skill_dirs,
             state: OnceLock::new(),
+            notices: Mutex::new(Vec::new()),
+            unrecorded: Mutex::new(None),
         })
     }
 
@@ -201,7 +213,7 @@ impl Ctx {
     }
 
     /// Recovers the interrupted writes of dead processes in this workspace, once per process,
-    /// and says what it did on stderr (spec 01, "Races and crashes"). Costs one look at the
+    /// and says what it did once, after the call's result (spec 01, "Races and crashes"). Costs one look at the
     /// journal folder when there is nothing to do.
     pub fn recover_once(&self) {
         self.recovered.get_or_init(|| self.say(&self.recover_now()));
@@ -214,10 +226,11 @@ impl Ctx {
         journal::recover(&self.fs, &|p| self.display(p))
     }
 
-    /// Prints recovery lines on stderr, `agtool: ` first.
+    /// Queues recovery lines to be told once after this call's result ([`Ctx::notice`]),
+    /// `Note: ` first.
     pub fn say(&self, lines: &[String]) {
         for line in lines {
-            eprintln!("agtool: {line}");
+            self.notice(format!("Note: {line}"));
         }
     }
 
@@ -281,9 +294,17 @@ impl Ctx {
         f: impl FnOnce(&StateStore) -> Result<T, String>,
     ) -> Result<T, String> {
         let store = self.state.get_or_init(|| {
-            let dir = root::ensure_state_dir(&self.root)
-                .map_err(|e| format!("cannot create {}: {e}", self.state_dir().display()))?;
-            StateStore::open(&dir).map(Mutex::new)
+            let dir = root::ensure_state_dir(&self.root).map_err(|e| {
+                format!(
+                    "cannot use the state folder {}: {e}",
+                    self.state_dir().display()
+                )
+            })?;
+            let mut store = StateStore::open(&dir)?;
+            if let Some(note) = store.take_notice() {
+                self.notice(note);
+            }
+            Ok(Mutex::new(store))
         });
         match store {
             Ok(m) => {
@@ -295,12 +316,12 @@ impl Ctx {
     }
 
     /// `path` for display: relative to the current directory when under it, else absolute
-    /// (spec 00).
+    /// (spec 00), names that are not UTF-8 escaped (crate::text::path_escape).
     pub fn display(&self, path: &Path) -> String {
         match path.strip_prefix(&self.cwd) {
             Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
-            Ok(rel) => rel.display().to_string(),
-            Err(_) => path.display().to_string(),
+            Ok(rel) => encode_path(rel).into_owned(),
+            Err(_) => encode_path(path).into_owned(),
         }
     }
 
@@ -316,7 +337,46 @@ impl Ctx {
             s.clear_failures(&self.agent, real)
         }) {
             Ok(()) => None,
-            Err(e) => Some(format!("(note: the tag was not recorded: {e})")),
+            Err(e) => {
+                let note = format!(
+                    "(note: the tag was not recorded, so an edit of this file will be refused \
+                     until it is: {e})"
+                );
+                *self.unrecorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                Some(note)
+            }
         }
+    }
+
+    /// Why reads cannot be recorded now (a read-only or locked state database, an unusable
+    /// state folder), to explain a freshness refusal; None when they can. Asks the store with
+    /// an empty write, so only for a refusal already decided.
+    pub fn recording_problem(&self) -> Option<String> {
+        if let Some(e) = self
+            .unrecorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+        {
+            return Some(e);
+        }
+        match self.with_state(|s| Ok(s.write_problem())) {
+            Ok(problem) => problem,
+            Err(e) => Some(e),
+        }
+    }
+
+    /// Queues `text` to be told once, after this call's result (spec 01: a replaced state
+    /// database is said once). Printed by the face that prints the result.
+    pub fn notice(&self, text: impl Into<String>) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text.into());
+    }
+
+    /// Takes the queued notices (see [`Ctx::notice`]).
+    pub fn take_notices(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }

@@ -29,11 +29,11 @@ use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::exec::interrupt::{InterruptWatch, signal_name};
+use crate::interrupt::{InterruptWatch, signal_name};
 use crate::workspace::beneath::{Dir, Kind, Stat, is_swapped};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
@@ -91,7 +91,7 @@ pub fn interrupted_by(e: &io::Error) -> Option<i32> {
 
 /// Where a write may stop for a termination signal: SIGTERM, SIGINT, SIGHUP (and SIGQUIT) are
 /// caught while a [`Stop`] made by [`Stop::watching`] lives (the mechanism of
-/// [`crate::exec::interrupt`]); [`Stop::check`] then fails, and the write cleans up.
+/// [`crate::interrupt`]); [`Stop::check`] then fails, and the write cleans up.
 #[derive(Debug, Default)]
 pub struct Stop {
     watch: Option<InterruptWatch>,
@@ -134,6 +134,17 @@ pub fn describe(e: &io::Error) -> String {
         Interrupted(sig).to_string()
     } else {
         crate::error::io_reason(e)
+    }
+}
+
+/// The refusal for an error of the layer while doing `verb` to `spelled`: a symlink swapped
+/// in or a signal says so ([`describe`]), anything else reads as
+/// [`crate::error::io_refusal`] (`<path> does not exist`, `cannot <verb> <path>: <reason>`).
+pub fn refusal(verb: &str, spelled: &str, e: &io::Error) -> crate::error::ToolError {
+    if is_swapped(e) || interrupted_by(e).is_some() {
+        crate::error::ToolError::refused(format!("cannot {verb} {spelled}: {}", describe(e)))
+    } else {
+        crate::error::io_refusal(verb, spelled, e)
     }
 }
 
@@ -358,8 +369,7 @@ pub struct PathLock {
 impl PathLock {
     /// Blocks until the lock for `real_path` is held.
     pub fn acquire(state_dir: &Path, real_path: &Path) -> io::Result<PathLock> {
-        let dir = state_dir.join("locks");
-        std::fs::create_dir_all(&dir)?;
+        let dir = crate::workspace::root::ensure_state_subdir(state_dir, "locks", 0o755)?;
         let key = real_path.to_string_lossy();
         let name = format!(
             "{:08x}-{:x}.lock",
@@ -370,6 +380,7 @@ impl PathLock {
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(dir.join(name))?;
         file.lock()?;
         Ok(PathLock { _file: file })

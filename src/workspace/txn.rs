@@ -198,15 +198,31 @@ impl<'c> Transaction<'c> {
         }
         let now = content_tag(current);
         let recorded = self.shown_tag(path).map_err(ToolError::refused)?;
+        // When reads cannot be recorded, "read it first" would send the caller in a circle:
+        // say why instead (spec 01; issue 12: a read-only database).
+        let unrecordable = || self.ctx.recording_problem();
         match recorded {
-            None => Err(ToolError::refused(format!(
-                "read {} before editing it (read_file shows the current content and records it)",
-                path.spelled
-            ))),
-            Some(tag) if tag != now => Err(ToolError::refused(format!(
-                "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
-                path.spelled
-            ))),
+            None => Err(ToolError::refused(match unrecordable() {
+                Some(why) => format!(
+                    "no read of {} is recorded, and reads cannot be recorded now: {why}",
+                    path.spelled
+                ),
+                None => format!(
+                    "read {} before editing it (read_file shows the current content and records it)",
+                    path.spelled
+                ),
+            })),
+            Some(tag) if tag != now => Err(ToolError::refused(match unrecordable() {
+                Some(why) => format!(
+                    "{} differs from the last read agtool could record (tag {tag}, now {now}), \
+                     and reads cannot be recorded now: {why}",
+                    path.spelled
+                ),
+                None => format!(
+                    "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
+                    path.spelled
+                ),
+            })),
             Some(_) => Ok(()),
         }
     }
@@ -293,7 +309,7 @@ impl<'c> Transaction<'c> {
                 message: format!(
                     "{} arrived while writing, after the point of no return: the write \
                      completed ({})",
-                    crate::exec::interrupt::signal_name(sig),
+                    crate::interrupt::signal_name(sig),
                     names.join(", ")
                 ),
                 fields: serde_json::Map::new(),
@@ -369,7 +385,7 @@ fn write_error(spelled: &str, e: &std::io::Error, left: &str) -> ToolError {
             kind: ErrorKind::Interrupted(sig),
             message: format!(
                 "interrupted by {} while writing {spelled}; {left}",
-                crate::exec::interrupt::signal_name(sig)
+                crate::interrupt::signal_name(sig)
             ),
             fields: serde_json::Map::new(),
         },
@@ -389,14 +405,10 @@ impl WriteOptions {
     }
 }
 
-/// The output of a dry run: the diff (coloured for a person on a terminal).
+/// The output of a dry run: the diff as plain text (the model reads it; a face that prints
+/// for a person colours it, see `crate::faces::colour`), also in the `diff` field.
 pub fn dry_run_output(diff_text: String) -> Output {
-    let shown = if diff::colour_wanted() {
-        diff::colourise(&diff_text)
-    } else {
-        diff_text.clone()
-    };
-    Output::text(shown)
+    Output::text(diff_text.clone())
         .with("dry_run", true)
         .with("diff", diff_text)
 }
