@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use super::buffer::{HeadTailBuffer, RenderedOutput};
 use std::os::fd::AsFd;
 
-use crate::interrupt::{InterruptWatch, signal_name};
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
     reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
 };
 use super::tree::{TreeLease, kill_tree, may_have_survivors};
+use crate::interrupt::{InterruptWatch, signal_name};
 
 /// Default `timeout_ms` (spec 05).
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;

@@ -325,14 +325,25 @@ impl Dir {
     }
 
     /// Opens the file `rel` below this one for reading. A FIFO or device is opened without
-    /// blocking (check [`File::metadata`] before reading it); a directory opens too.
+    /// blocking (check [`File::metadata`] before reading it); a directory opens too; a socket
+    /// is an error saying so.
     pub fn open_file(&self, rel: &Path) -> io::Result<File> {
         let fd = open_beneath(
             self.fd.as_fd(),
             rel,
             OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY,
             Mode::empty(),
-        )?;
+        )
+        .map_err(|e| {
+            // A unix socket cannot be opened at all (ENXIO): say what it is.
+            if e.raw_os_error() == Some(Errno::NXIO.raw_os_error())
+                && self.stat(rel).is_ok_and(|st| st.kind == Kind::Socket)
+            {
+                io::Error::other("not a regular file (socket)")
+            } else {
+                e
+            }
+        })?;
         let st = rustix::fs::fstat(&fd).map_err(errno)?;
         if FileType::from_raw_mode(st.st_mode as _) == FileType::RegularFile {
             let flags = rustix::fs::fcntl_getfl(&fd).map_err(errno)?;
