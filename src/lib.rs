@@ -12,7 +12,8 @@
 //! - core: [`workspace`] (root, config, tool context, path policy, file layer, write
 //!   transactions, state store), [`patch`] (the pure apply-patch engine), [`text`] (content
 //!   tags, editable text, anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees,
-//!   sessions), and [`error`] (tool results and errors) at the bottom.
+//!   sessions), and at the bottom [`error`] (tool results and errors) and [`interrupt`] (the
+//!   one catcher of termination signals, used by exec and by writes).
 
 #![warn(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod cli;
 pub mod error;
 pub mod exec;
 pub mod faces;
+pub mod interrupt;
 pub mod notes;
 pub mod patch;
 pub mod search;

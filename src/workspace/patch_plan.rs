@@ -12,7 +12,6 @@ use crate::text::checked::{encode_owned, not_editable};
 use crate::text::editable::EditableText;
 use crate::text::syntax;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::txn::{Change, Transaction, WriteOptions, texts_needed};
 
@@ -214,7 +213,7 @@ impl Plan {
             path.real.clone(),
             Slot {
                 path: path.clone(),
-                mode: before.as_ref().and_then(|_| mode_of(&path.real)),
+                mode: before.as_ref().and_then(|_| txn.mode_of(path)),
                 before,
                 now,
                 from_disk: false,
