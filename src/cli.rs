@@ -9,7 +9,7 @@ use crate::faces::input::tool_args;
 use crate::faces::output::print_result;
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{root_command, tool_command, whole_tree};
-use crate::faces::{call, people, schema, sessions, state};
+use crate::faces::{call, mcp, people, schema, sessions, state};
 use crate::tools;
 use crate::workspace::context::{Ctx, Settings};
 
@@ -19,6 +19,7 @@ pub fn meta_commands() -> Vec<Command> {
     vec![
         schema::command(),
         call::command(),
+        mcp::command(),
         state::command(),
         sessions::command(),
         people::completions_command(),
@@ -114,6 +115,9 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         Ok(ctx) => ctx,
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
+    if name == "mcp" {
+        return mcp::run(ctx);
+    }
     if let Some(spec) = tools::find(name) {
         let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
         let passed_through = passed_exit_code(sub, &result);

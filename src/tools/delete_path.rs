@@ -126,6 +126,7 @@ fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> T
         return Ok(Output::text(format!("Would delete {spelled} ({what})\n")).with("dry_run", true));
     }
     let _txn = Transaction::begin(ctx, [link.real.as_path()])?;
+    let _writing = ctx.gate.writing()?;
     std::fs::remove_file(&link.real)
         .map_err(|e| ToolError::refused(format!("cannot delete {spelled}: {}", io_reason(&e))))?;
     let _ = ctx.with_state(|s| s.forget(&link.real));
@@ -222,6 +223,8 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
         }
         return Ok(Output::text(text).with("dry_run", true));
     }
+    // From here the deletion runs to its end even past a timeout or a cancellation.
+    let _writing = ctx.gate.writing()?;
     for (done, e) in entries.iter().enumerate() {
         let r = if e.dir {
             std::fs::remove_dir(&e.path)

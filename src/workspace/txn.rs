@@ -18,7 +18,6 @@ use crate::workspace::context::Ctx;
 use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
-use crate::workspace::write_gate::GATE;
 
 /// One file's planned change.
 #[derive(Debug, Clone)]
@@ -217,9 +216,7 @@ impl<'c> Transaction<'c> {
         }
         // From here the call runs to its end even past its timeout: every file is written
         // (or restored) and registered, never some of them.
-        let _writing = GATE.start_writing().ok_or_else(|| {
-            ToolError::refused("the call timed out before writing; nothing was changed")
-        })?;
+        let _writing = self.ctx.gate.writing()?;
         // The new tags are hashed on another core while the files are written and fsynced:
         // for a large file each takes about as long as the other.
         let tags: Vec<Option<String>> = std::thread::scope(|s| {

@@ -137,7 +137,7 @@ impl Session {
                 (!eof).then_some(&sp.output),
                 sp.pidfd.as_ref(),
                 !reaped,
-                None,
+                &[],
                 PUMP_TICK,
             );
             if ready.output {
