@@ -255,7 +255,7 @@ pub fn not_exposed(ctx: &Ctx, name: &str, enabled: &[Group]) -> ToolError {
     let Some(spec) = find(name) else {
         let known: Vec<&str> = registry().iter().map(|t| t.name).collect();
         return ToolError::usage(format!(
-            "unknown tool {name:?}; the tools are {}",
+            "unknown tool {name:?}; known tools: {}",
             known.join(", ")
         ));
     };
@@ -264,21 +264,19 @@ pub fn not_exposed(ctx: &Ctx, name: &str, enabled: &[Group]) -> ToolError {
         return ToolError::refused(format!("{} is not available here", spec.name));
     }
     let on: Vec<&str> = enabled.iter().map(|g| g.name()).collect();
+    let mut with = on.clone();
+    with.push(group);
     let on = if on.is_empty() {
         "none".to_owned()
     } else {
         on.join(", ")
     };
-    let mut with = on.clone();
-    if with == "none" {
-        with = group.to_owned();
-    } else {
-        with.push(',');
-        with.push_str(group);
-    }
     ToolError::refused(format!(
-        "{} is in the group {group}, which is not enabled (enabled: {on}, from {}); enable it with --groups {with} (or AGTOOL_GROUPS, or config tools.groups)",
-        spec.name, ctx.groups_source
+        "{} is in the group {group}, which is not enabled (enabled: {on}, from {}); enable it \
+         with --groups {} (or AGTOOL_GROUPS, or config tools.groups)",
+        spec.name,
+        ctx.groups_source,
+        with.join(",")
     ))
 }
 
