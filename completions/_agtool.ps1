@@ -47,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions (JSON Schema) for an agent host')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools of the enabled groups to an MCP host over stdio')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Inspect or clear the freshness table in .agent-state/')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List or kill the exec-command sessions of this workspace, or stop their server')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions (bash, zsh, fish, elvish, powershell)')
@@ -280,13 +281,15 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;schema' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The shape of each definition')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The API whose tool shape to print')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
             [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
             [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
-            [CompletionResult]::new('--no-extensions', '--no-extensions', [CompletionResultType]::ParameterName, 'Leave out the x-agtool metadata, for consumers that reject unknown keys')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'OpenAI strict mode: every property required (optional ones nullable), no extra keys, constraints in the descriptions')
+            [CompletionResult]::new('--extensions', '--extensions', [CompletionResultType]::ParameterName, 'Add agtool''s own metadata as "x-agtool" (group, sensitive, serial, timeout_ms, idempotent, tags); APIs reject it')
+            [CompletionResult]::new('--no-extensions', '--no-extensions', [CompletionResultType]::ParameterName, 'no-extensions')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
@@ -306,6 +309,19 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'agtool;mcp' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'agtool;state' {
@@ -516,6 +532,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions (JSON Schema) for an agent host')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools of the enabled groups to an MCP host over stdio')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Inspect or clear the freshness table in .agent-state/')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List or kill the exec-command sessions of this workspace, or stop their server')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions (bash, zsh, fish, elvish, powershell)')
@@ -564,6 +581,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;call' {
+            break
+        }
+        'agtool;help;mcp' {
             break
         }
         'agtool;help;state' {

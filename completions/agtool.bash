@@ -55,6 +55,9 @@ _agtool() {
             agtool,man)
                 cmd="agtool__subcmd__man"
                 ;;
+            agtool,mcp)
+                cmd="agtool__subcmd__mcp"
+                ;;
             agtool,read-file)
                 cmd="agtool__subcmd__read__subcmd__file"
                 ;;
@@ -114,6 +117,9 @@ _agtool() {
                 ;;
             agtool__subcmd__help,man)
                 cmd="agtool__subcmd__help__subcmd__man"
+                ;;
+            agtool__subcmd__help,mcp)
+                cmd="agtool__subcmd__help__subcmd__mcp"
                 ;;
             agtool__subcmd__help,read-file)
                 cmd="agtool__subcmd__help__subcmd__read__subcmd__file"
@@ -209,7 +215,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call state sessions completions man session-server help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -755,7 +761,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call state sessions completions man session-server help"
+            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -937,6 +943,20 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1228,6 +1248,40 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__mcp)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__read__subcmd__file)
             opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1291,14 +1345,14 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__schema)
-            opts="-h --format --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help"
+            opts="-h --format --strict --extensions --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 --root)

@@ -44,6 +44,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
             cand call 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+            cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
@@ -264,13 +265,15 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;schema'= {
-            cand --format 'The shape of each definition'
+            cand --format 'The API whose tool shape to print'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
             cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
             cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
             cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
-            cand --no-extensions 'Leave out the x-agtool metadata, for consumers that reject unknown keys'
+            cand --strict 'OpenAI strict mode: every property required (optional ones nullable), no extra keys, constraints in the descriptions'
+            cand --extensions 'Add agtool''s own metadata as "x-agtool" (group, sensitive, serial, timeout_ms, idempotent, tags); APIs reject it'
+            cand --no-extensions 'no-extensions'
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -289,6 +292,18 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'agtool;mcp'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;state'= {
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
@@ -477,6 +492,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
             cand call 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+            cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
@@ -511,6 +527,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;schema'= {
         }
         &'agtool;help;call'= {
+        }
+        &'agtool;help;mcp'= {
         }
         &'agtool;help;state'= {
             cand show 'List every recorded (agent, path, tag)'
