@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_agtool_global_optspecs
-    string join \n root= agent= config= json no-freshness no-syntax-check groups= timeout-ms= h/help V/version
+    string join \n root= agent= config= json no-freshness no-syntax-check groups= timeout-ms= notes-dir= skills-dir= h/help V/version
 end
 
 function __fish_agtool_needs_command
@@ -27,8 +27,10 @@ end
 complete -c agtool -n "__fish_agtool_needs_command" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_needs_command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_needs_command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -46,6 +48,8 @@ complete -c agtool -n "__fish_agtool_needs_command" -f -a "delete-path" -d 'Dele
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec" -d 'Run a command once and return its exit code and output.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "skill" -d 'Load a skill: instructions for one kind of task, given by the host.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "notes" -d 'Keep notes that outlive the session: list, read, write, delete'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "mcp" -d 'Serve the tools of the enabled groups to an MCP host over stdio'
@@ -67,8 +71,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l args -d 'All
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -84,8 +90,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l args -d 'All 
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -99,8 +107,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand glob" -l args -d 'All argu
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -128,8 +138,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand grep" -l args -d 'All argu
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -149,8 +161,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l args -d 'Al
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -168,8 +182,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l args -d 'All
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -183,8 +199,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l args -d 'Al
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -198,8 +216,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l args -d 'A
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -212,8 +232,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l args -d 'A
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -224,8 +246,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec" -l args -d 'All argu
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l exit-code -d 'CLI only: exit with the command\'s exit code instead of 0'
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
@@ -241,8 +265,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l args -d '
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -254,12 +280,99 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l args -d 'A
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "list" -d 'List the notes kept for this workspace, newest first.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "read" -d 'Read one note kept for this workspace.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "write" -d 'Save a note for later sessions in this workspace, or append to one.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "delete" -d 'Delete one note kept for this workspace.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l query -d 'Only notes whose name or text contains this (any letter case)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l content -d 'The text (CLI: --content, or stdin). Replaces the note, or is added at its end with append. A final newline is added when missing' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l append -d 'Add the content at the end of the existing note, on a new line, instead of replacing it (default false)' -r -f -a "true\t''
+false\t''"
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the notes kept for this workspace, newest first.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "read" -d 'Read one note kept for this workspace.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "write" -d 'Save a note for later sessions in this workspace, or append to one.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete one note kept for this workspace.'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The API whose tool shape to print' -r -f -a "anthropic\t''
 openai\t''
 openai-responses\t''
@@ -267,8 +380,10 @@ mcp\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l strict -d 'OpenAI strict mode: every property required (optional ones nullable), no extra keys, constraints in the descriptions'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l extensions -d 'Add agtool\'s own metadata as "x-agtool" (group, sensitive, serial, timeout_ms, idempotent, tags); APIs reject it'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-extensions
@@ -279,8 +394,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand schema" -s h -l help -d 'P
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l batch -d 'stdin holds a JSON array of envelopes; prints a JSON array of results'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
@@ -289,8 +406,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand call" -s h -l help -d 'Pri
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -298,8 +417,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand mcp" -s h -l help -d 'Prin
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -311,8 +432,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -320,8 +443,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -329,8 +454,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -342,8 +469,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -355,8 +484,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_s
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -364,8 +495,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l all -d 'Kill every session'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
@@ -374,8 +507,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -388,8 +523,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand completions" -l write -d '
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -398,8 +535,10 @@ complete -c agtool -n "__fish_agtool_using_subcommand man" -l write -d 'Write ag
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -408,33 +547,41 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l state-d
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -s h -l help -d 'Print help'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "edit-file" -d 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "edit-lines" -d 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "delete-path" -d 'Delete a file, a symlink, or a directory.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "mcp" -d 'Serve the tools of the enabled groups to an MCP host over stdio'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "man" -d 'Print the manual page (roff)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call mcp state sessions completions man session-server help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "edit-file" -d 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "edit-lines" -d 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "delete-path" -d 'Delete a file, a symlink, or a directory.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "skill" -d 'Load a skill: instructions for one kind of task, given by the host.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "notes" -d 'Keep notes that outlive the session: list, read, write, delete'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "mcp" -d 'Serve the tools of the enabled groups to an MCP host over stdio'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "list" -d 'List the notes kept for this workspace, newest first.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "read" -d 'Read one note kept for this workspace.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "write" -d 'Save a note for later sessions in this workspace, or append to one.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "delete" -d 'Delete one note kept for this workspace.'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "reset" -d 'Forget everything'

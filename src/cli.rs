@@ -8,9 +8,9 @@ use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::faces::input::tool_args;
 use crate::faces::output::print_result;
 use crate::faces::run::run_with_timeout;
-use crate::faces::tree::{root_command, tool_command, whole_tree};
+use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
 use crate::faces::{call, mcp, people, schema, sessions, state};
-use crate::tools;
+use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
 /// The meta subcommands (spec 00 "Meta subcommands"), added after the tools, and the hidden
@@ -68,11 +68,18 @@ pub fn command_for(argv: &[std::ffi::OsString]) -> Command {
     let Some(name) = argv.get(1).and_then(|a| a.to_str()) else {
         return command();
     };
-    if let Some(spec) = tools::registry()
-        .into_iter()
-        .find(|t| t.command_name() == name)
+    let registry = tools::registry();
+    if let Some(spec) = registry
+        .iter()
+        .find(|t| t.parent.is_none() && t.command_name() == name)
     {
-        return root_command().subcommand(tool_command(&spec));
+        return root_command().subcommand(tool_command(spec));
+    }
+    if let Some(parent) = registry
+        .iter()
+        .find_map(|t| t.parent.filter(|p| *p == name))
+    {
+        return root_command().subcommand(parent_command(parent, &registry));
     }
     let metas = meta_commands();
     if metas.iter().any(|m| m.get_name() == name) {
@@ -91,7 +98,22 @@ fn settings(m: &ArgMatches) -> Settings {
         no_syntax_check: m.get_flag("no_syntax_check"),
         groups: m.get_one::<String>("groups").map(|g| Ctx::parse_groups(g)),
         timeout_ms: m.get_one::<u64>("timeout_ms").copied(),
+        notes_dir: m.get_one::<String>("notes_dir").map(Into::into),
+        skills_dirs: m
+            .get_many::<String>("skills_dir")
+            .map(|v| v.map(Into::into).collect())
+            .unwrap_or_default(),
     }
+}
+
+/// The tool a parsed command line names, with the matches holding its arguments: a
+/// top-level tool subcommand, or a verb under a parent command (`notes list`).
+fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgMatches)> {
+    if let Some(spec) = tools::find(name).filter(|t| t.parent.is_none()) {
+        return Some((spec, sub));
+    }
+    let (verb, verb_matches) = sub.subcommand()?;
+    tools::find_verb(name, verb).map(|spec| (spec, verb_matches))
 }
 
 /// Runs agtool on `argv` and returns the process exit status.
@@ -107,7 +129,9 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let Some((name, sub)) = matches.subcommand() else {
         return 2;
     };
-    let settings = settings(sub);
+    let tool = named_tool(name, sub);
+    // Global flags are read where the tool's own arguments are (`notes list --json`).
+    let settings = settings(tool.as_ref().map_or(sub, |(_, m)| *m));
     if let Some(code) = run_early(name, sub) {
         return code;
     }
@@ -118,7 +142,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     if name == "mcp" {
         return mcp::run(ctx);
     }
-    if let Some(spec) = tools::find(name) {
+    if let Some((spec, sub)) = tool {
         let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);

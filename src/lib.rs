@@ -8,6 +8,7 @@
 //! - [`tools`]: the registry and one file per tool; [`args`]: tool argument schemas and
 //!   validation;
 //! - [`search`]: the directory walk, grep's search and folder listings;
+//! - [`notes`]: the notes store; [`skills`]: the host's skill folders and their catalogue;
 //! - core: [`workspace`] (root, config, tool context, path policy, file layer, write
 //!   transactions, state store), [`patch`] (the pure apply-patch engine), [`text`] (content
 //!   tags, editable text, anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees,
@@ -20,8 +21,10 @@ pub mod cli;
 pub mod error;
 pub mod exec;
 pub mod faces;
+pub mod notes;
 pub mod patch;
 pub mod search;
+pub mod skills;
 pub mod text;
 pub mod tools;
 pub mod workspace;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::args::export::{portable, strict};
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
-use crate::tools::{self, Exposed, ToolSpec};
+use crate::tools::{self, Exposed, ToolMeta, ToolView};
 use crate::workspace::context::Ctx;
 
 /// The shapes `schema` prints.
@@ -92,25 +92,26 @@ pub fn command() -> Command {
         .after_help("Examples:\n  agtool schema\n  agtool schema --groups files,edit --format openai --strict\n  agtool schema read_file grep --format mcp")
 }
 
-/// The `x-agtool` metadata object of a tool (seed 002).
-pub fn extensions(spec: &ToolSpec) -> Value {
+/// The `x-agtool` metadata object of a tool (seed 002), as it looks in this context.
+pub fn extensions(view: &ToolView) -> Value {
+    let meta = &view.meta;
     json!({
-        "group": spec.meta.group.name(),
-        "sensitive": spec.meta.sensitive,
-        "serial": spec.meta.serial,
-        "timeout_ms": spec.meta.timeout_ms,
-        "idempotent": spec.meta.idempotent,
-        "tags": spec.meta.tags,
+        "group": meta.group.name(),
+        "sensitive": meta.sensitive,
+        "serial": meta.serial,
+        "timeout_ms": meta.timeout_ms,
+        "idempotent": meta.idempotent,
+        "tags": meta.tags,
     })
 }
 
 /// The MCP tool annotations of a tool (spec 07 "schema", mcp).
-pub fn annotations(spec: &ToolSpec) -> Value {
+pub fn annotations(meta: &ToolMeta) -> Value {
     json!({
-        "readOnlyHint": spec.meta.read_only,
-        "destructiveHint": spec.meta.destructive,
-        "idempotentHint": spec.meta.idempotent,
-        "openWorldHint": spec.meta.open_world,
+        "readOnlyHint": meta.read_only,
+        "destructiveHint": meta.destructive,
+        "idempotentHint": meta.idempotent,
+        "openWorldHint": meta.open_world,
     })
 }
 
@@ -124,7 +125,7 @@ pub fn definition(tool: &Exposed, shape: Shape) -> Value {
     if strict_mode {
         strict(&mut schema);
     }
-    let description = tool.description.as_ref();
+    let description = tool.view.description.as_ref();
     let mut def = match shape.format {
         Format::Anthropic => {
             json!({"name": spec.name, "description": description, "input_schema": schema})
@@ -150,11 +151,11 @@ pub fn definition(tool: &Exposed, shape: Shape) -> Value {
             "name": spec.name,
             "description": description,
             "inputSchema": schema,
-            "annotations": annotations(spec),
+            "annotations": annotations(&tool.view.meta),
         }),
     };
     if shape.extensions {
-        def["x-agtool"] = extensions(spec);
+        def["x-agtool"] = extensions(&tool.view);
     }
     def
 }

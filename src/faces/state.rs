@@ -4,6 +4,7 @@
 use clap::{Arg, ArgMatches, Command};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::clock::format_utc_ms as format_ms;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy;
 
@@ -20,33 +21,6 @@ pub fn command() -> Command {
         )
         .subcommand(Command::new("reset").about("Forget everything"))
         .after_help("Examples:\n  agtool state show\n  agtool state forget src/lib.rs\n  agtool state reset")
-}
-
-fn format_ms(ms: i64) -> String {
-    let secs = ms / 1000;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, mo, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
-/// well-known civil-from-days algorithm).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 /// Runs `state`.

@@ -68,6 +68,21 @@ pub fn global_args(cmd: Command) -> Command {
             .global(true)
             .help("Override every tool's default timeout, in milliseconds"),
     )
+    .arg(
+        Arg::new("notes_dir")
+            .long("notes-dir")
+            .value_name("DIR")
+            .global(true)
+            .help("The notes store [default: .agent-state/notes, or config notes.dir]"),
+    )
+    .arg(
+        Arg::new("skills_dir")
+            .long("skills-dir")
+            .value_name("DIR")
+            .action(ArgAction::Append)
+            .global(true)
+            .help("A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]"),
+    )
 }
 
 /// The subcommand for one tool: its own flags plus `--args`.
@@ -132,10 +147,37 @@ pub fn root_command() -> Command {
     global_args(cmd)
 }
 
-/// The root, every tool (registry order), then `metas`.
+/// The root, every tool (registry order; the verbs of a parent command under it, at the
+/// place of the first), then `metas`.
 pub fn whole_tree(metas: Vec<Command>) -> Command {
-    let cmd = tools::registry().iter().fold(root_command(), |cmd, spec| {
-        cmd.subcommand(tool_command(spec))
-    });
+    let mut cmd = root_command();
+    let registry = tools::registry();
+    let mut parents_done: Vec<&str> = Vec::new();
+    for spec in &registry {
+        match spec.parent {
+            None => cmd = cmd.subcommand(tool_command(spec)),
+            Some(parent) if !parents_done.contains(&parent) => {
+                parents_done.push(parent);
+                cmd = cmd.subcommand(parent_command(parent, &registry));
+            }
+            Some(_) => {}
+        }
+    }
     metas.into_iter().fold(cmd, Command::subcommand)
+}
+
+/// A command whose subcommands are tools (`notes` with `list`, `read`, `write`, `delete`:
+/// see [`tools::Tool::CLI_PARENT`]), with the first example of each.
+pub fn parent_command(parent: &'static str, registry: &[ToolSpec]) -> Command {
+    let verbs = || registry.iter().filter(move |t| t.parent == Some(parent));
+    let examples: Vec<&str> = verbs()
+        .filter_map(|t| t.meta.examples.lines().next())
+        .collect();
+    verbs().fold(
+        Command::new(parent)
+            .about(tools::parent_about(parent))
+            .subcommand_required(true)
+            .after_help(format!("Examples:\n{}", examples.join("\n"))),
+        |cmd, spec| cmd.subcommand(tool_command(spec)),
+    )
 }

@@ -4,11 +4,13 @@
 
 pub mod anchors;
 pub mod checked;
+pub mod clock;
 pub mod dice;
 pub mod diff;
 pub mod editable;
 pub mod lookalike;
 pub mod miss;
+pub mod names;
 pub mod pieces;
 pub mod region;
 pub mod render;

@@ -9,6 +9,7 @@ use crate::exec::interrupt::Cancel;
 use crate::workspace::config::Config;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
+use crate::workspace::skill_dirs::SkillDir;
 use crate::workspace::state::StateStore;
 use crate::workspace::write_gate::WriteGate;
 
@@ -31,6 +32,10 @@ pub struct Settings {
     pub groups: Option<Vec<String>>,
     /// `--timeout-ms`: overrides every tool's default timeout.
     pub timeout_ms: Option<u64>,
+    /// `--notes-dir`: the notes store (spec 06), relative to the current directory.
+    pub notes_dir: Option<PathBuf>,
+    /// `--skills-dir` (repeatable): skill folders (spec 06), relative to the current directory.
+    pub skills_dirs: Vec<PathBuf>,
 }
 
 /// Everything a tool needs besides its arguments. Shared across threads in `call --batch`;
@@ -61,6 +66,13 @@ pub struct Ctx {
     pub groups_source: &'static str,
     /// Global timeout override in ms.
     pub timeout_ms: Option<u64>,
+    /// The notes store folder (spec 06): absolute, symlinks not resolved; not created.
+    pub notes_dir: PathBuf,
+    /// Where [`Ctx::notes_dir`] came from, for messages (`--notes-dir`, `config notes.dir`,
+    /// `default`).
+    pub notes_dir_origin: &'static str,
+    /// The skill folders the host gave (spec 06), in order, absolute.
+    pub skill_dirs: Vec<SkillDir>,
     /// The stop request of the call running in this context (spec 07 "mcp": cancellation and
     /// end of input). Long-running work checks it: exec passes it to the exec core, which kills
     /// the process tree when it fires. Never fires on the command line.
@@ -90,6 +102,23 @@ fn split_list(s: &str) -> Vec<String> {
         .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())
         .collect()
+}
+
+/// The notes store (spec 06): `--notes-dir` (against the current directory), else config
+/// `notes.dir` (against the workspace root), else `.agent-state/notes`; with its origin.
+fn notes_dir(
+    settings: &Settings,
+    config: &Config,
+    cwd: &Path,
+    root: &Path,
+) -> (PathBuf, &'static str) {
+    if let Some(dir) = &settings.notes_dir {
+        return (cwd.join(dir), "--notes-dir");
+    }
+    if let Some(dir) = config.notes.as_ref().and_then(|n| n.dir.as_ref()) {
+        return (root.join(dir), "config notes.dir");
+    }
+    (root.join(root::STATE_DIR).join("notes"), "default")
 }
 
 impl Ctx {
@@ -130,9 +159,15 @@ impl Ctx {
             let g = DEFAULT_GROUPS.iter().map(|g| g.to_string()).collect();
             (g, "the default")
         };
+        let (notes_dir, notes_dir_origin) = notes_dir(settings, &config, &cwd, &root);
+        let skill_dirs = SkillDir::from_sources(&settings.skills_dirs, &config, &cwd, &root);
+        // Skill folders are readable by the read tools, so files beside a SKILL.md can be read
+        // (spec 06).
+        let mut read_roots = config.read_roots.clone().unwrap_or_default();
+        read_roots.extend(SkillDir::read_roots(&skill_dirs));
         let policy = PathPolicy::new(
             &root,
-            config.read_roots.as_deref().unwrap_or(&[]),
+            &read_roots,
             config.write_roots.as_deref().unwrap_or(&[]),
             config.protected_names.as_deref().unwrap_or(&[]),
             config.deny_read.as_deref(),
@@ -149,6 +184,9 @@ impl Ctx {
             groups,
             groups_source,
             timeout_ms: settings.timeout_ms,
+            notes_dir,
+            notes_dir_origin,
+            skill_dirs,
             cancel: Cancel::never(),
             gate: Arc::new(WriteGate::new()),
             state: Arc::new(OnceLock::new()),
@@ -171,6 +209,9 @@ impl Ctx {
             groups: self.groups.clone(),
             groups_source: self.groups_source,
             timeout_ms: self.timeout_ms,
+            notes_dir: self.notes_dir.clone(),
+            notes_dir_origin: self.notes_dir_origin,
+            skill_dirs: self.skill_dirs.clone(),
             cancel,
             gate: Arc::new(WriteGate::new()),
             state: self.state.clone(),

@@ -4,10 +4,12 @@
 
 pub mod config;
 pub mod context;
+pub mod dir;
 pub mod fs;
 pub mod patch_plan;
 pub mod policy;
 pub mod root;
+pub mod skill_dirs;
 pub mod state;
 pub mod txn;
 pub mod write_gate;

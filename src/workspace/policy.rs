@@ -7,7 +7,7 @@
 //! components, so `/srv/app` never contains `/srv/app-evil`.
 
 use std::collections::VecDeque;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
 
 /// Names that are never written, moved into or deleted (spec 01).
@@ -201,6 +201,30 @@ impl PathPolicy {
         real: PathBuf,
         access: Access,
     ) -> Result<CheckedPath, PolicyError> {
+        self.check_pair(spelled, literal, real, access, false)
+    }
+
+    /// [`PathPolicy::check_resolved`] for a folder agtool keeps its own files in (the notes
+    /// store, spec 06): the same roots and names, except that the state folder
+    /// (`.agent-state`) may be written, since the default store lives there.
+    pub fn check_state_store(
+        &self,
+        spelled: &str,
+        literal: PathBuf,
+        real: PathBuf,
+        access: Access,
+    ) -> Result<CheckedPath, PolicyError> {
+        self.check_pair(spelled, literal, real, access, true)
+    }
+
+    fn check_pair(
+        &self,
+        spelled: &str,
+        literal: PathBuf,
+        real: PathBuf,
+        access: Access,
+        state_writable: bool,
+    ) -> Result<CheckedPath, PolicyError> {
         let roots: Vec<&Root> = match access {
             Access::Read => std::iter::once(&self.root)
                 .chain(&self.read_roots)
@@ -238,7 +262,10 @@ impl PathPolicy {
                     Component::Normal(n) => Some(n),
                     _ => None,
                 })
-                .find(|n| names.iter().any(|p| same_name(p, n)))
+                .find(|n| {
+                    names.iter().any(|p| same_name(p, n))
+                        && !(state_writable && same_name(OsStr::new(super::root::STATE_DIR), n))
+                })
             {
                 let name = name.to_string_lossy().into_owned();
                 let path = spelled.to_owned();
