@@ -704,7 +704,10 @@ fn schema_and_call_expose_the_notes_group() {
             .unwrap(),
     );
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.out.contains("--groups notes"), "{r:?}");
+    assert!(
+        r.out.contains("group notes") && r.out.contains("--groups files,notes"),
+        "{r:?}"
+    );
 }
 
 #[test]
