@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -71,7 +71,7 @@ impl Server {
         // it was never listed.
         let tool = tools::exposed_tool(&self.ctx, &request.name)
             .map_err(|e| ErrorData::invalid_params(e.message, None))?;
-        let args = Value::Object(request.arguments.unwrap_or_else(Map::new));
+        let args = Value::Object(request.arguments.unwrap_or_default());
         let call = Call {
             spec: tool.spec,
             args,
