@@ -269,7 +269,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,6 +289,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -311,7 +315,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__apply__subcmd__patch)
-            opts="-h --input --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --input --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -319,6 +323,10 @@ _agtool() {
             case "${prev}" in
                 --input)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --check-syntax)
@@ -349,6 +357,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -369,7 +381,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__call)
-            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -389,6 +401,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -411,7 +427,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__completions)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -437,6 +453,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -457,7 +477,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__delete__subcmd__path)
-            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,6 +511,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -511,7 +535,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__file)
-            opts="-h --old --new --all --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --old --new --all --edits --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -531,6 +555,10 @@ _agtool() {
                     ;;
                 --edits)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --check-syntax)
@@ -559,6 +587,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -581,7 +613,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__lines)
-            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -619,6 +651,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -639,7 +675,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec)
-            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -673,6 +709,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -693,7 +733,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec__subcmd__command)
-            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -739,6 +779,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -759,7 +803,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__glob)
-            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -797,6 +841,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -817,7 +865,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__grep)
-            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +929,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1379,7 +1431,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__list__subcmd__dir)
-            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1425,6 +1477,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1445,7 +1501,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__man)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1471,6 +1527,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1491,7 +1551,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__mcp)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1511,6 +1571,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1533,7 +1597,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help list read write delete help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list read write delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1553,6 +1617,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1575,7 +1643,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__delete)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1599,6 +1667,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -1705,7 +1777,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__list)
-            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1735,6 +1807,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1755,7 +1831,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__read)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1781,6 +1857,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1801,7 +1881,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__write)
-            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1835,6 +1915,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1855,7 +1939,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__read__subcmd__file)
-            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1905,6 +1989,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1925,7 +2013,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__schema)
-            opts="-h --format --strict --extensions --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --format --strict --extensions --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1951,6 +2039,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1971,7 +2063,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__session__subcmd__server)
-            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1997,6 +2089,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2017,7 +2113,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2037,6 +2133,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2129,7 +2229,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__kill)
-            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2149,6 +2249,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2171,7 +2275,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__list)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2191,6 +2295,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2213,7 +2321,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__stop__subcmd__server)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2233,6 +2341,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2255,7 +2367,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__skill)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2281,6 +2393,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2301,7 +2417,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help show forget reset help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help show forget reset help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2321,6 +2437,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2343,7 +2463,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__forget)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2363,6 +2483,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2455,7 +2579,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__reset)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2475,6 +2599,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2497,7 +2625,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__show)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2517,6 +2645,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)
@@ -2539,7 +2671,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__file)
-            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2593,6 +2725,10 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2613,7 +2749,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__stdin)
-            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2649,6 +2785,10 @@ _agtool() {
                     ;;
                 --groups)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --timeout-ms)

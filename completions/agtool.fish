@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_agtool_global_optspecs
-    string join \n root= agent= config= json no-freshness no-syntax-check groups= timeout-ms= notes-dir= skills-dir= h/help V/version
+    string join \n root= agent= config= json no-freshness no-syntax-check groups= color= timeout-ms= notes-dir= skills-dir= h/help V/version
 end
 
 function __fish_agtool_needs_command
@@ -28,16 +28,19 @@ complete -c agtool -n "__fish_agtool_needs_command" -l root -d 'Workspace root [
 complete -c agtool -n "__fish_agtool_needs_command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_needs_command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_needs_command" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_needs_command" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_needs_command" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_needs_command" -s V -l version -d 'Print version'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
-complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path argument takes that spelling back.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
@@ -72,6 +75,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -91,6 +97,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l root -d 'Work
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -108,6 +117,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand glob" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -139,6 +151,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand grep" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -151,7 +166,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l overwrite -
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l expected-mtime -d 'Refuse unless the file\'s modification time is this (RFC 3339, or integer ms since the Unix epoch)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l expected-size -d 'Refuse unless the file\'s size is this many bytes' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l allow-placeholders -d 'Write even when the new content looks like it elides code with a placeholder comment such as `// ... rest of code` (default false)' -r -f -a "true\t''
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l allow-placeholders -d 'Write even when the new content adds a placeholder comment such as `// ... rest of code` and drops lines of the old file (default false: refused)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l check-syntax -d 'Refuse a write that adds syntax errors (default true)' -r -f -a "true\t''
 false\t''"
@@ -162,6 +177,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l root -d 'Wo
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -174,6 +192,8 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l new -d 'The 
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l all -d 'Replace every occurrence of old (default false)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l edits -d 'Instead of old/new: a list of {old, new, all} edits applied in order to the running result, all or nothing (CLI: a JSON array)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l allow-placeholders -d 'Apply even when new adds a placeholder comment such as `// ... existing code` and drops lines of old (default false: refused)' -r -f -a "true\t''
+false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l check-syntax -d 'Refuse an edit that adds syntax errors (default true)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l dry-run -d 'Show the diff, write nothing (default false)' -r -f -a "true\t''
@@ -183,6 +203,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -200,6 +223,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l root -d 'Wo
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -208,6 +234,8 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l no-freshnes
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l input -d 'The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or `--input FILE` to read it from a file' -r
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l allow-placeholders -d 'Apply even when an Update adds a placeholder comment such as `// ... existing code` and removes lines (default false: refused)' -r -f -a "true\t''
+false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l check-syntax -d 'Refuse a patch that adds syntax errors to a file (default true)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l dry-run -d 'Show the unified diff of every file, write nothing (default false)' -r -f -a "true\t''
@@ -217,6 +245,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -233,6 +264,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -247,6 +281,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -266,6 +303,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l root -d '
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -281,6 +321,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -293,6 +336,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand skill" -l root -d 'Workspa
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -304,13 +350,16 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "list" -d 'List the notes kept for this workspace, newest first.'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "read" -d 'Read one note kept for this workspace.'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -f -a "write" -d 'Save a note for later sessions in this workspace, or append to one.'
@@ -322,6 +371,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -334,6 +386,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -349,6 +404,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -361,6 +419,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -381,6 +442,9 @@ complete -c agtool -n "__fish_agtool_using_subcommand schema" -l root -d 'Worksp
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -390,11 +454,14 @@ complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-extensions
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -402,11 +469,14 @@ complete -c agtool -n "__fish_agtool_using_subcommand call" -l batch -d 'stdin h
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand call" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -418,13 +488,16 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "reset" -d 'Forget everything'
@@ -433,35 +506,44 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Forget everything'
@@ -470,13 +552,16 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_s
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "list" -d 'Show each session: id, pid, state, age, command'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "kill" -d 'Kill a session and everything it started'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -f -a "stop-server" -d 'Kill every session and stop the session server'
@@ -485,17 +570,23 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
@@ -503,18 +594,21 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'Show each session: id, pid, state, age, command'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "kill" -d 'Kill a session and everything it started'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "stop-server" -d 'Kill every session and stop the session server'
@@ -524,39 +618,48 @@ complete -c agtool -n "__fish_agtool_using_subcommand completions" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l write -d 'Write agtool.1 into DIR instead' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand man" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l state-dir -r -F
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand session-server" -s h -l help -d 'Print help'
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path argument takes that spelling back.'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin skill notes schema call mcp state sessions completions man session-server help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'

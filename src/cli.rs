@@ -5,11 +5,12 @@
 use clap::{ArgMatches, Command};
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::faces::colour::{self, When};
 use crate::faces::input::tool_args;
 use crate::faces::output::print_result;
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, mcp, people, schema, sessions, state};
+use crate::faces::{call, mcp, people, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -118,9 +119,10 @@ fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgM
 
 /// Runs agtool on `argv` and returns the process exit status.
 pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
-    let matches = match command_for(&argv).try_get_matches_from(argv) {
+    let matches = match command_for(&argv).try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) => {
+            let e = suggest::unknown_flag(e, command_for(&argv), &argv);
             let code = e.exit_code();
             let _ = e.print();
             return code;
@@ -132,6 +134,17 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let tool = named_tool(name, sub);
     // Global flags are read where the tool's own arguments are (`notes list --json`).
     let settings = settings(tool.as_ref().map_or(sub, |(_, m)| *m));
+    let when = tool
+        .as_ref()
+        .map_or(sub, |(_, m)| *m)
+        .get_one::<When>("color")
+        .copied()
+        .unwrap_or_default();
+    // Model-facing faces never colour: call, schema, the MCP server (when it lands), --json.
+    colour::decide(
+        when,
+        settings.json || ["call", "schema", "mcp"].contains(&name),
+    );
     if let Some(code) = run_early(name, sub) {
         return code;
     }
@@ -143,7 +156,9 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         return mcp::run(ctx);
     }
     if let Some((spec, sub)) = tool {
-        let result = tool_args(&spec, sub, &ctx).and_then(|v| run_with_timeout(&ctx, &spec, v));
+        let result = tool_args(&spec, sub, &ctx)
+            .and_then(|v| run_with_timeout(&ctx, &spec, v))
+            .map(colour::for_people);
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);

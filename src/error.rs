@@ -107,5 +107,16 @@ pub fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// The refusal for a path a tool could not open or stat: `<path> does not exist` when it is
+/// missing (the one wording every tool uses, as edit_file and delete_path do), otherwise
+/// `cannot <verb> <path>: <reason>` with [`io_reason`]'s short reason.
+pub fn io_refusal(verb: &str, spelled: &str, e: &std::io::Error) -> ToolError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        ToolError::refused(format!("{spelled} does not exist"))
+    } else {
+        ToolError::refused(format!("cannot {verb} {spelled}: {}", io_reason(e)))
+    }
+}
+
 /// A tool's result.
 pub type ToolResult = Result<Output, ToolError>;

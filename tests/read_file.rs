@@ -334,10 +334,7 @@ fn missing_file_is_refused() {
     let ws = Ws::new();
     let out = ws.run(&["read-file", "nope.txt"]);
     out.code(1);
-    assert_eq!(
-        out.out,
-        "Error: cannot read nope.txt: no such file or directory\n"
-    );
+    assert_eq!(out.out, "Error: nope.txt does not exist\n");
 }
 
 #[test]

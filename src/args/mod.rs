@@ -16,6 +16,7 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use crate::error::ToolError;
+use crate::text::plural::count;
 
 /// The JSON Schema of `T` as tools export it: draft-07 keywords, subschemas inlined,
 /// properties in declaration order, no `$schema`/`title`, and `Option<T>` shown as `T` (an
@@ -229,23 +230,25 @@ fn expected(node: &Value) -> String {
     };
     let mut out = ty;
     let bound = |k: &str| node.get(k).map(Value::to_string);
+    // A length or item bound with its noun in the right number (`at least 1 character`).
+    let counted = |k: &str, noun: &str| node.get(k).and_then(Value::as_u64).map(|m| count(m, noun));
     if let Some(m) = bound("minimum") {
         out.push_str(&format!(" >= {m}"));
     }
     if let Some(m) = bound("maximum") {
         out.push_str(&format!(" <= {m}"));
     }
-    if let Some(m) = bound("minLength") {
-        out.push_str(&format!(" of at least {m} characters"));
+    if let Some(m) = counted("minLength", "character") {
+        out.push_str(&format!(" of at least {m}"));
     }
-    if let Some(m) = bound("maxLength") {
-        out.push_str(&format!(" of at most {m} characters"));
+    if let Some(m) = counted("maxLength", "character") {
+        out.push_str(&format!(" of at most {m}"));
     }
-    if let Some(m) = bound("minItems") {
-        out.push_str(&format!(" with at least {m} items"));
+    if let Some(m) = counted("minItems", "item") {
+        out.push_str(&format!(" with at least {m}"));
     }
-    if let Some(m) = bound("maxItems") {
-        out.push_str(&format!(" with at most {m} items"));
+    if let Some(m) = counted("maxItems", "item") {
+        out.push_str(&format!(" with at most {m}"));
     }
     out
 }

@@ -175,9 +175,9 @@ fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> Str
             "it is a directory".into()
         }
         io::ErrorKind::ArgumentListTooLong => format!(
-            "the arguments and environment are too long for the OS ({} bytes of arguments); \
+            "the arguments and environment are too long for the OS ({} of arguments); \
              pass large input through a file",
-            argv.iter().map(|a| a.len() + 1).sum::<usize>()
+            crate::text::plural::count(argv.iter().map(|a| a.len() + 1).sum::<usize>(), "byte")
         ),
         _ => describe(e),
     }

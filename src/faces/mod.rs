@@ -5,6 +5,7 @@
 //! 05, spec 07). Faces hold no tool logic: they look a tool up in the registry and run it.
 
 pub mod call;
+pub mod colour;
 pub mod input;
 pub mod mcp;
 pub mod output;
@@ -13,4 +14,5 @@ pub mod run;
 pub mod schema;
 pub mod sessions;
 pub mod state;
+pub mod suggest;
 pub mod tree;

@@ -6,8 +6,12 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
+use owo_colors::OwoColorize;
+
 use crate::error::{Output, ToolError, ToolResult};
 use crate::exec::session::{SessionInfo, client};
+use crate::faces::colour;
+use crate::text::plural::count;
 use crate::workspace::context::Ctx;
 
 /// The `sessions` subcommand.
@@ -74,7 +78,7 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             let text = if sessions.is_empty() {
                 "No sessions.".to_owned()
             } else {
-                render_list(&sessions, std::io::stdout().is_terminal())
+                render_list(&sessions, std::io::stdout().is_terminal(), colour::on())
             };
             Ok(Output::text(text).with("sessions", sessions.len()))
         }
@@ -82,7 +86,7 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             let ids = client::kill_all(&state_dir)?;
             Ok(Output::text(match ids.len() {
                 0 => "No sessions.".to_owned(),
-                n => format!("Killed {n} session{}: {}", plural(n), join_ids(&ids)),
+                n => format!("Killed {}: {}", count(n, "session"), join_ids(&ids)),
             }))
         }
         Some(("kill", sub)) => {
@@ -102,10 +106,6 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             "sessions needs list, kill ID, kill --all or stop-server",
         )),
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn join_ids(ids: &[u64]) -> String {
@@ -131,8 +131,9 @@ fn age(secs: u64) -> String {
 }
 
 /// A table with a header and aligned columns on a terminal; otherwise one plain line per
-/// session, fields separated by a tab (easy to cut/awk).
-fn render_list(sessions: &[SessionInfo], table: bool) -> String {
+/// session, fields separated by a tab (easy to cut/awk). With `colour` (a person reads it,
+/// see [`crate::faces::colour`]): the header bold, `running` green, a non-zero exit red.
+fn render_list(sessions: &[SessionInfo], table: bool, colour: bool) -> String {
     let rows: Vec<[String; 5]> = sessions
         .iter()
         .map(|s| {
@@ -145,8 +146,24 @@ fn render_list(sessions: &[SessionInfo], table: bool) -> String {
             ]
         })
         .collect();
+    // The state cell, padded to `width` first so escape codes never count as width.
+    let state_cell = |s: &SessionInfo, cell: &str, width: usize| {
+        let padded = format!("{cell:<width$}");
+        match (colour, s.exit_code) {
+            (false, _) | (true, Some(0)) => padded,
+            (true, None) => padded.green().to_string(),
+            (true, Some(_)) => padded.red().to_string(),
+        }
+    };
     if !table {
-        return rows.iter().map(|r| r.join("\t") + "\n").collect();
+        return sessions
+            .iter()
+            .zip(&rows)
+            .map(|(s, r)| {
+                let state = state_cell(s, &r[2], 0);
+                format!("{}\t{}\t{state}\t{}\t{}\n", r[0], r[1], r[3], r[4])
+            })
+            .collect();
     }
     let header = ["ID", "PID", "STATE", "AGE", "COMMAND"].map(str::to_owned);
     let mut widths = [0usize; 4];
@@ -155,17 +172,31 @@ fn render_list(sessions: &[SessionInfo], table: bool) -> String {
             *w = (*w).max(cell.chars().count());
         }
     }
-    std::iter::once(&header)
-        .chain(&rows)
-        .map(|r| {
-            let mut line = String::new();
-            for (cell, w) in r.iter().zip(widths) {
+    let line = |r: &[String; 5], state: String| {
+        let mut line = String::new();
+        for (i, (cell, w)) in r.iter().zip(widths).enumerate() {
+            if i == 2 {
+                line.push_str(&state);
+                line.push_str("  ");
+            } else {
                 line.push_str(&format!("{cell:<w$}  "));
             }
-            line.push_str(&r[4]);
-            line + "\n"
-        })
-        .collect()
+        }
+        line.push_str(&r[4]);
+        line
+    };
+    let head = line(&header, format!("{:<w$}", header[2], w = widths[2]));
+    let mut out = if colour {
+        head.bold().to_string()
+    } else {
+        head
+    };
+    out.push('\n');
+    for (s, r) in sessions.iter().zip(&rows) {
+        out.push_str(&line(r, state_cell(s, &r[2], widths[2])));
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -187,6 +218,7 @@ mod tests {
         let text = render_list(
             &[info(1000, None, "cat"), info(1001, Some(2), "x\ny")],
             false,
+            false,
         );
         assert_eq!(
             text,
@@ -196,11 +228,41 @@ mod tests {
 
     #[test]
     fn an_aligned_table_on_a_terminal() {
-        let text = render_list(&[info(1000, None, "npm run dev")], true);
+        let text = render_list(&[info(1000, None, "npm run dev")], true, false);
         assert_eq!(
             text,
             "ID    PID   STATE    AGE    COMMAND\n1000  4242  running  1m15s  npm run dev\n"
         );
+    }
+
+    #[test]
+    fn colour_keeps_the_columns() {
+        let sessions = [info(1000, None, "cat"), info(1001, Some(2), "false")];
+        let plain = render_list(&sessions, true, false);
+        let coloured = render_list(&sessions, true, true);
+        assert!(coloured.contains("\x1b[32mrunning "), "{coloured:?}");
+        assert!(coloured.contains("\x1b[31mexited 2"), "{coloured:?}");
+        let stripped = regex_free_strip(&coloured);
+        assert_eq!(stripped, plain);
+        assert!(!render_list(&sessions, false, false).contains('\x1b'));
+    }
+
+    /// `text` without ANSI escape sequences (`ESC [ ... m`).
+    fn regex_free_strip(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == '\x1b' {
+                for d in chars.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
     }
 
     #[test]

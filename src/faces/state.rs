@@ -5,6 +5,8 @@ use clap::{Arg, ArgMatches, Command};
 
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::clock::format_utc_ms as format_ms;
+use crate::text::path_escape::spelled_path;
+use crate::text::plural::count;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy;
 
@@ -46,10 +48,13 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         }
         Some(("forget", sub)) => {
             let spelled = sub.get_one::<String>("path").cloned().unwrap_or_default();
-            let literal = policy::fold(&ctx.cwd.join(&spelled));
+            let literal = policy::fold(&spelled_path(&ctx.cwd, &spelled));
             let real = policy::resolve(&literal).unwrap_or(literal);
             let n = ctx.with_state(|s| s.forget(&real)).map_err(refuse)?;
-            Ok(Output::text(format!("Forgot {n} entries for {spelled}")))
+            Ok(Output::text(format!(
+                "Forgot {} for {spelled}",
+                count(n, "entry")
+            )))
         }
         Some(("reset", _)) => {
             ctx.with_state(|s| s.reset()).map_err(refuse)?;

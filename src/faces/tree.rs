@@ -61,6 +61,15 @@ pub fn global_args(cmd: Command) -> Command {
             .help("Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]"),
     )
     .arg(
+        Arg::new("color")
+            .long("color")
+            .value_name("WHEN")
+            .value_parser(clap::value_parser!(crate::faces::colour::When))
+            .global(true)
+            .help("Colour for people (dry-run diffs, sessions list): auto, always or never; auto \
+                   is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour"),
+    )
+    .arg(
         Arg::new("timeout_ms")
             .long("timeout-ms")
             .value_name("MS")

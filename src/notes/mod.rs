@@ -341,12 +341,15 @@ impl<'c> Store<'c> {
         if after.len() > MAX_NOTE_BYTES {
             let what = match &before {
                 Some(old) if append => format!(
-                    "appending {} bytes to note {name} ({} bytes) would make it {} bytes",
-                    content.len(),
-                    old.len(),
-                    after.len()
+                    "appending {} to note {name} ({}) would make it {}",
+                    crate::text::plural::count(content.len(), "byte"),
+                    crate::text::plural::count(old.len(), "byte"),
+                    crate::text::plural::count(after.len(), "byte")
                 ),
-                _ => format!("note {name} would be {} bytes", after.len()),
+                _ => format!(
+                    "note {name} would be {}",
+                    crate::text::plural::count(after.len(), "byte")
+                ),
             };
             return Err(too_big(&what));
         }

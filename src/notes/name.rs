@@ -31,7 +31,10 @@ impl NoteName {
         } else if bad_char.is_some() {
             bad_char
         } else if name.chars().count() > MAX_NAME_CHARS {
-            Some(format!("it is {} characters long", name.chars().count()))
+            Some(format!(
+                "it is {} long",
+                crate::text::plural::count(name.chars().count(), "character")
+            ))
         } else if name.starts_with('.') {
             Some("it starts with a dot".to_owned())
         } else {

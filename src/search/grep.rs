@@ -9,15 +9,18 @@ use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
+use std::ops::Range;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use grep::matcher::Matcher;
 use grep::regex::RegexMatcher;
 use grep::searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
 use crate::search::walk::Problems;
-use crate::text::render::{MAX_LINE_BYTES, truncate_line};
+use crate::text::render::{MAX_LINE_BYTES, window_line};
+use crate::workspace::special::{OpenError, open_regular};
 
 /// What a search reports per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,6 +273,8 @@ pub struct Worker {
     pub problems: Problems,
     /// Files skipped because they are binary.
     pub binary_files: u64,
+    /// FIFOs, sockets and devices met and skipped, never opened.
+    pub special_files: u64,
 }
 
 /// What searching one file found.
@@ -281,6 +286,8 @@ pub enum Outcome {
     Hit,
     /// A NUL byte: skipped as binary.
     Binary,
+    /// A FIFO, socket or device (its kind): not searched, and never opened blocking.
+    Special(&'static str),
 }
 
 impl Worker {
@@ -295,18 +302,21 @@ impl Worker {
             names: NameMatches::default(),
             problems: Problems::default(),
             binary_files: 0,
+            special_files: 0,
         }
     }
 
     /// Searches one file. `mtime` is asked only when the file has hits (so files without hits
     /// are never stat'ed). An unreadable file is an `Err` with the reason, for the caller to
-    /// record with the path it shows.
+    /// record with the path it shows. A special file is never opened blocking (see
+    /// [`open_regular`]): it is counted in `special_files` and reported as such.
     pub fn search(
         &mut self,
         path: &Path,
         mtime: impl FnOnce() -> SystemTime,
     ) -> Result<Outcome, io::Error> {
         let mut sink = HitSink {
+            matcher: &self.matcher,
             report: self.report,
             limit: self.limit,
             count: 0,
@@ -315,7 +325,16 @@ impl Worker {
             lines: Vec::new(),
             binary: false,
         };
-        self.searcher.search_path(&self.matcher, path, &mut sink)?;
+        let file = match open_regular(path) {
+            Ok(f) => f,
+            Err(OpenError::Special(kind)) => {
+                self.special_files += 1;
+                return Ok(Outcome::Special(kind));
+            }
+            Err(OpenError::Directory) => return Err(io::Error::other("is a directory")),
+            Err(OpenError::Io(e)) => return Err(e),
+        };
+        self.searcher.search_file(&self.matcher, &file, &mut sink)?;
         if sink.binary {
             self.binary_files += 1;
             return Ok(Outcome::Binary);
@@ -334,7 +353,9 @@ impl Worker {
 }
 
 /// Collects one file's hits for a [`Report`].
-struct HitSink {
+struct HitSink<'m> {
+    /// The matcher, to find where on a long line the first match is.
+    matcher: &'m RegexMatcher,
     report: Report,
     limit: u64,
     count: u64,
@@ -346,26 +367,52 @@ struct HitSink {
     binary: bool,
 }
 
-impl HitSink {
-    fn store(&mut self, number: u64, is_match: bool, bytes: &[u8]) {
+impl HitSink<'_> {
+    fn store(&mut self, number: u64, is_match: bool, bytes: &[u8], focus: Option<Range<usize>>) {
         self.lines.push(HitLine {
             number,
             is_match,
-            text: render_line(bytes),
+            text: render_line(bytes, focus),
         });
+    }
+
+    /// Where the first match is on `line` (a matching line of a [`SinkMatch`] whose first
+    /// match, found in the whole block, is `block_match`, and which starts at `line_at` in
+    /// it). Only looked for when the line is too long to show whole.
+    fn focus(
+        &self,
+        line: &[u8],
+        line_at: usize,
+        block_match: Option<&Range<usize>>,
+    ) -> Option<Range<usize>> {
+        if line.len() <= MAX_LINE_BYTES {
+            return None;
+        }
+        if let Some(m) = block_match
+            && m.start >= line_at
+            && m.start < line_at + line.len()
+        {
+            return Some(m.start - line_at..m.end.min(line_at + line.len()) - line_at);
+        }
+        self.matcher
+            .find(line)
+            .ok()
+            .flatten()
+            .map(|m| m.start()..m.end())
     }
 }
 
-/// A line's bytes for output: terminator removed, invalid UTF-8 replaced, cut at 500 bytes
-/// with read-file's ` [… k more bytes]` mark.
-pub fn render_line(bytes: &[u8]) -> String {
+/// A line's bytes for output: terminator removed, invalid UTF-8 replaced, at most 500 bytes
+/// shown: cut from the start like read-file (` [… k more bytes]`), or, when `focus` (the first
+/// match's byte range) lies past the first 500 bytes, a window around it marked on both cut
+/// sides (`[… j bytes] ... [… k more bytes]`, see [`window_line`]).
+pub fn render_line(bytes: &[u8], focus: Option<Range<usize>>) -> String {
     let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let text = String::from_utf8_lossy(line);
-    truncate_line(&text, MAX_LINE_BYTES).into_owned()
+    window_line(line, focus, MAX_LINE_BYTES)
 }
 
-impl Sink for HitSink {
+impl Sink for HitSink<'_> {
     type Error = io::Error;
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, io::Error> {
@@ -380,14 +427,31 @@ impl Sink for HitSink {
             }
             Report::Content => {
                 let first = mat.line_number().unwrap_or(0);
+                let block = mat.bytes();
+                // The block's first match, looked for only when a line is too long to show.
+                let mut block_match: Option<Option<Range<usize>>> = None;
+                let mut at = 0;
                 for (i, line) in mat.lines().enumerate() {
                     self.count += 1;
                     if self.stored < self.limit && !self.full {
                         self.stored += 1;
-                        self.store(first + i as u64, true, line);
+                        let focus = if line.len() > MAX_LINE_BYTES {
+                            let m = block_match.get_or_insert_with(|| {
+                                self.matcher
+                                    .find(block)
+                                    .ok()
+                                    .flatten()
+                                    .map(|m| m.start()..m.end())
+                            });
+                            self.focus(line, at, m.as_ref())
+                        } else {
+                            None
+                        };
+                        self.store(first + i as u64, true, line, focus);
                     } else {
                         self.full = true;
                     }
+                    at += line.len();
                 }
                 Ok(true)
             }
@@ -403,7 +467,7 @@ impl Sink for HitSink {
             SinkContextKind::Other => false,
         };
         if keep {
-            self.store(ctx.line_number().unwrap_or(0), false, ctx.bytes());
+            self.store(ctx.line_number().unwrap_or(0), false, ctx.bytes(), None);
         }
         Ok(true)
     }
@@ -506,11 +570,11 @@ mod tests {
 
     #[test]
     fn lines_are_cut_like_read_file() {
-        assert_eq!(render_line(b"abc\r\n"), "abc");
-        assert_eq!(render_line(b"abc"), "abc");
+        assert_eq!(render_line(b"abc\r\n", None), "abc");
+        assert_eq!(render_line(b"abc", None), "abc");
         let long = "x".repeat(600);
         assert_eq!(
-            render_line(long.as_bytes()),
+            render_line(long.as_bytes(), None),
             format!("{} [… 100 more bytes]", "x".repeat(500))
         );
     }

@@ -5,6 +5,8 @@ use std::ffi::OsStr;
 
 use crate::error::{Output, ToolError, ToolResult};
 use crate::search::walk::describe_walk_error;
+use crate::text::path_escape::{encode, encode_path};
+use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
@@ -22,6 +24,21 @@ fn suffix(ft: Option<std::fs::FileType>) -> &'static str {
         Some(t) if t.is_dir() => "/",
         Some(t) if t.is_file() => "",
         _ => "?",
+    }
+}
+
+/// A printed name cut to [`MAX_NAME_BYTES`] at a char boundary, never inside an escape
+/// (`\xHH`): a cut escape would read back as other bytes.
+fn cut_name(name: &str) -> &str {
+    let kept = cut_at_boundary(name, MAX_NAME_BYTES);
+    if kept.len() == name.len() {
+        return kept;
+    }
+    let from = kept.len().saturating_sub(3);
+    match kept.as_bytes()[from..].iter().rposition(|&b| b == b'\\') {
+        // An escape starts in the last 3 bytes: a byte is on ASCII, so `at` is a boundary.
+        Some(i) => &kept[..from + i],
+        None => kept,
     }
 }
 
@@ -67,15 +84,15 @@ pub fn listing(
         match item {
             Ok(e) if e.depth() == 0 => {}
             Ok(e) => {
-                let name = e.file_name().to_string_lossy();
-                let name = cut_at_boundary(&name, MAX_NAME_BYTES);
+                let name = encode(e.file_name());
+                let name = cut_name(&name);
                 let indent = "  ".repeat(e.depth() - 1);
                 entries.push(format!("{indent}{name}{}", suffix(e.file_type())));
             }
             Err(err) => problems.push(describe_walk_error(ctx, &err)),
         }
     }
-    let mut text = format!("Absolute path: {}\n", dir.real.display());
+    let mut text = format!("Absolute path: {}\n", encode_path(&dir.real));
     let total = entries.len() as u64;
     if total > 0 && offset > total {
         return Err(ToolError::refused(format!(
@@ -90,8 +107,8 @@ pub fn listing(
     }
     if (end as u64) < total {
         text.push_str(&format!(
-            "More than {} entries found; continue with offset={}\n",
-            end - start,
+            "More than {} found; continue with offset={}\n",
+            count(end - start, "entry"),
             end + 1
         ));
     }

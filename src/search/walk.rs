@@ -13,6 +13,8 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::error::{ToolError, io_reason};
+use crate::text::path_escape::push_encoded;
+use crate::text::plural::count;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
@@ -69,11 +71,12 @@ impl Base {
                 Err(_) => path,
             }
         };
-        // As `Ctx::display`: relative to the current directory when under it.
+        // As `Ctx::display`: relative to the current directory when under it, names that are
+        // not UTF-8 escaped so they can be given back (crate::text::path_escape).
         match shown.strip_prefix(&ctx.cwd) {
             Ok(rel) if rel.as_os_str().is_empty() => out.push('.'),
-            Ok(rel) => out.push_str(&rel.to_string_lossy()),
-            Err(_) => out.push_str(&shown.to_string_lossy()),
+            Ok(rel) => push_encoded(out, rel.as_os_str()),
+            Err(_) => push_encoded(out, shown.as_os_str()),
         }
     }
 }
@@ -214,7 +217,10 @@ impl Problems {
             out.push_str(&format!("(skipped: {line})\n"));
         }
         if self.more > 0 {
-            out.push_str(&format!("(skipped {} more unreadable paths)\n", self.more));
+            out.push_str(&format!(
+                "(skipped {})\n",
+                count(self.more, "more unreadable path")
+            ));
         }
     }
 

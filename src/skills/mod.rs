@@ -236,12 +236,13 @@ pub fn read_skill_file(file: &Path) -> Result<SkillFile, String> {
     }
     if meta.len() > MAX_SKILL_FILE_BYTES {
         return Err(format!(
-            "it is {} bytes, over the {MAX_SKILL_FILE_BYTES}-byte limit for a SKILL.md",
-            meta.len()
+            "it is {}, over the {MAX_SKILL_FILE_BYTES}-byte limit for a SKILL.md",
+            crate::text::plural::count(meta.len(), "byte")
         ));
     }
-    let bytes = std::fs::read(file)
-        .map_err(|e| format!("it cannot be read: {}", crate::error::io_reason(&e)))?;
+    // Opened without blocking: a FIFO swapped in after the check above is refused.
+    let bytes = crate::workspace::special::read_regular(file)
+        .map_err(|e| format!("it cannot be read: {e}"))?;
     front_matter::parse(&bytes)
 }
 

@@ -2,12 +2,23 @@
 //! model-facing refusals of spec 01 ("Editable text"), naming the path as the caller spelled it.
 
 use crate::error::ToolError;
-use crate::text::editable::EditableText;
+use crate::text::editable::{DecodeError, EditableText};
 
-/// Decodes an existing file's bytes, refusing binary and undecodable files with spec 01's
-/// messages.
+/// Decodes an existing file's bytes for an edit, refusing binary and undecodable files with
+/// spec 01's messages plus the reason no read will help: the edit tools change text only
+/// (issue 9: "read it first" for a file read_file calls binary sent callers round in a loop).
 pub fn decode(spelled: &str, bytes: &[u8]) -> Result<EditableText, ToolError> {
-    EditableText::decode(bytes).map_err(|e| ToolError::refused(e.message(spelled)))
+    EditableText::decode(bytes).map_err(|e| ToolError::refused(not_editable(spelled, &e)))
+}
+
+/// The refusal for editing a file that is not text: spec 01's sentence (`<path> is a binary
+/// file (<n> bytes)`), then why no read will help.
+pub fn not_editable(spelled: &str, e: &DecodeError) -> String {
+    format!(
+        "{} (edit_file, edit_lines and apply_patch change text files only: no read will let \
+         them edit it)",
+        e.message(spelled)
+    )
 }
 
 /// Encodes text back, refusing characters the file's encoding cannot hold.

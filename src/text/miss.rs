@@ -13,6 +13,7 @@ use std::fmt::Write;
 use memchr::memmem;
 
 use crate::text::lookalike;
+use crate::text::plural::count;
 
 /// Most places and differences one diagnosis lists.
 const MAX_PLACES: usize = 3;
@@ -431,7 +432,8 @@ fn partial_prefix(file_lines: &[&str], old_lines: &[&str]) -> Option<String> {
         None => "the file ends there".to_owned(),
     };
     Some(format!(
-        "the first {m} line(s) of old match at line {}, but old's line {} differs: old has: {}; {differs}",
+        "the first {} of old match at line {}, but old's line {} differs: old has: {}; {differs}",
+        count(m, "line"),
         i + 1,
         m + 1,
         quote(old_lines[m]),
@@ -551,7 +553,7 @@ mod tests {
         );
         assert!(m.contains("closest line 2:"), "{m}");
         let m = diagnose("m.rs", text, "fn main() {\n    let x = 1;\n}");
-        assert!(m.contains("first 1 line(s) of old match at line 1"), "{m}");
+        assert!(m.contains("first 1 line of old match at line 1"), "{m}");
         let m = diagnose("m.rs", text, "zzzz qqqq");
         assert!(!m.contains("closest"), "{m}");
     }

@@ -20,6 +20,8 @@ use crate::error::{Output, ToolError, ToolResult};
 use crate::text::checked::{self, decode, encode_owned};
 use crate::text::miss;
 use crate::text::pieces::Pieces;
+use crate::text::placeholder;
+use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region};
 use crate::text::render::LineStyle;
 use crate::tools::{Group, Tool, ToolMeta};
@@ -65,6 +67,10 @@ pub struct EditFileArgs {
     /// result, all or nothing (CLI: a JSON array).
     #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<EditSpec>>)]
     pub edits: Option<::std::vec::Vec<EditSpec>>,
+    /// Apply even when new adds a placeholder comment such as `// ... existing code` and
+    /// drops lines of old (default false: refused).
+    #[arg(long)]
+    pub allow_placeholders: Option<bool>,
     /// Refuse an edit that adds syntax errors (default true).
     #[arg(long)]
     pub check_syntax: Option<bool>,
@@ -119,8 +125,12 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (fresh, decoded)
         });
-        fresh?;
+        // A file that is not text is named first: no read could pass the gate for it.
         let original = decoded?;
+        fresh?;
+        if !args.allow_placeholders.unwrap_or(false) {
+            check_placeholders(&args.path, &edits)?;
+        }
         let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let old_text =
             texts_needed(opts, original.text().len()).then(|| original.text().to_owned());
@@ -176,14 +186,10 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             Err(dry) => return Ok(dry),
         };
         let tag = written.tag.clone().unwrap_or_default();
-        let plural = if replacements == 1 {
-            "replacement"
-        } else {
-            "replacements"
-        };
         let mut out = format!(
-            "Edited {} [#{tag}] ({replacements} {plural}, lines {first}-{last})\n{preview}",
-            args.path
+            "Edited {} [#{tag}] ({}, lines {first}-{last})\n{preview}",
+            args.path,
+            count(replacements, "replacement")
         );
         txn::push_notes(&mut out, &written);
         Ok(Output::text(out)
@@ -193,6 +199,29 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             .with("first_line", first)
             .with("last_line", last))
     }
+}
+
+/// The placeholder guard (spec 03, [`crate::text::placeholder`]) on each edit: `new` must not
+/// add a placeholder line that `old` lacks while dropping lines of `old`.
+fn check_placeholders(spelled: &str, edits: &[EditSpec]) -> Result<(), ToolError> {
+    for (i, e) in edits.iter().enumerate() {
+        if let Some(el) = placeholder::find_elision(e.old.lines(), e.new.lines()) {
+            let which = if edits.len() > 1 {
+                format!("edit {} of {}: ", i + 1, edits.len())
+            } else {
+                String::new()
+            };
+            return Err(ToolError::refused(format!(
+                "{which}line {} of new looks like an omission placeholder ({:?}) and new drops \
+                 {} of old in {spelled}; nothing was written: {}",
+                el.index + 1,
+                el.line,
+                count(el.removed, "line"),
+                placeholder::ADVICE
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The edits of one call, validated: either old/new(/all) or a non-empty `edits` list; no
@@ -309,7 +338,10 @@ fn ambiguity(text: &str, finder: &memmem::Finder<'_>, first: usize) -> String {
         })
         .collect();
     let more = if lines.len() > MAX_LISTED_PLACES {
-        format!(" and {} more lines", lines.len() - MAX_LISTED_PLACES)
+        format!(
+            " and {}",
+            count(lines.len() - MAX_LISTED_PLACES, "more line")
+        )
     } else {
         String::new()
     };
@@ -361,6 +393,7 @@ mod tests {
             new: Some("x".into()),
             all: None,
             edits: None,
+            allow_placeholders: None,
             check_syntax: None,
             dry_run: None,
         };

@@ -22,6 +22,7 @@ use crate::text::anchors::{Op, overlap, parse_anchor, split_lines};
 use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
+use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
@@ -271,6 +272,8 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
         }
         Err(e) => return Err(whole(e.message)),
     };
+    // A file that is not text is named before the freshness gate: no read could pass it.
+    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let recorded = if ctx.freshness {
         match txn.shown_tag(&f.path) {
             Ok(Some(tag)) => Some(tag),
@@ -285,16 +288,15 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
     } else {
         None
     };
-    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let lines: Vec<&str> = text.lines().collect();
     let mut failures = Vec::new();
     for (_, op) in &f.ops {
         for a in op.anchors() {
             let reason = match lines.get(a.line - 1) {
                 None => format!(
-                    "line {} is past the end of the file ({} lines)",
+                    "line {} is past the end of the file ({})",
                     a.line,
-                    lines.len()
+                    count(lines.len(), "line")
                 ),
                 Some(l) if line_anchor_hash(l) != a.hash => format!(
                     "line {} changed: its anchor is now {}:{}",

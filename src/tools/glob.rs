@@ -9,8 +9,9 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_refusal};
 use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::path_escape::encode_path;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
@@ -79,9 +80,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
                     "{spelled} is not a folder; give the folder to search under as path"
                 )));
             }
-            Err(e) => {
-                return Err(ToolError::refused(format!("cannot search {spelled}: {e}")));
-            }
+            Err(e) => return Err(io_refusal("search", spelled, &e)),
         }
         let base = Base::new(&checked);
         let rules = WalkRules {
@@ -149,7 +148,7 @@ fn named_exactly(ctx: &Ctx, base: &Base, normalized: &str) -> Option<(SystemTime
     if meta.is_dir() {
         return None;
     }
-    ctx.check_path(path.to_str()?, Access::Read).ok()?;
+    ctx.check_path(&encode_path(&path), Access::Read).ok()?;
     let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
     Some((mtime, path))
 }

@@ -11,9 +11,10 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
 use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
@@ -105,7 +106,8 @@ impl Tool for Grep {
         description: "Search file contents with a regular expression (ripgrep's engine).\n\
 output: files (default) lists matching files, most recently modified first; content prints \
 `path:line:text` for each matching line (context lines as `path-line-text`, groups separated by \
-`--`); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
+`--`; a line over 500 bytes shows 500 bytes around its first match, `[… n bytes]` marking each \
+cut side); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
 upper-case letter. Use include to filter file names (\"*.rs\"), fixed_strings for literal text, \
 multiline for patterns spanning lines. Hidden, ignored (.gitignore) and binary files are skipped. \
 A `Files whose names match:` section lists files whose names contain the pattern.",
@@ -140,9 +142,15 @@ A `Files whose names match:` section lists files whose names contain the pattern
         };
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        let meta = std::fs::metadata(&checked.real).map_err(|e| {
-            ToolError::refused(format!("cannot search {spelled}: {}", io_reason(&e)))
-        })?;
+        let meta =
+            std::fs::metadata(&checked.real).map_err(|e| io_refusal("search", spelled, &e))?;
+        if !meta.is_dir() && !meta.is_file() {
+            // Opening a FIFO would wait for a writer until the timeout; never open one.
+            return Err(ToolError::refused(format!(
+                "{spelled} is not a regular file ({}); grep searches files and folders only",
+                crate::workspace::fs::kind_name(&meta.file_type())
+            )));
+        }
         let report = match mode {
             OutputMode::Files => Report::Files,
             OutputMode::Content => Report::Content,
@@ -161,6 +169,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
             names: NameMatches::default(),
             problems: Problems::default(),
             notes: Vec::new(),
+            special_files: 0,
         };
         if meta.is_dir() {
             let names = (args.names != Some(false))
@@ -173,9 +182,14 @@ A `Files whose names match:` section lists files whose names contain the pattern
             let make = || Worker::new(sb.build(), matcher.clone(), report, limit);
             let workers = walk::run_parallel(&builder, make, |w, entry| {
                 match entry {
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file() || is_special(&t)) => {
                         let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
                         if include.as_ref().is_some_and(|g| !g.is_match(rel)) {
+                            return WalkState::Continue;
+                        }
+                        // FIFOs, sockets and devices are counted, never opened.
+                        if e.file_type().is_some_and(|t| is_special(&t)) {
+                            w.special_files += 1;
                             return WalkState::Continue;
                         }
                         if let Some(rank) = names.as_ref().and_then(|q| q.rank(e.file_name())) {
@@ -195,6 +209,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 WalkState::Continue
             });
             for w in workers {
+                found.special_files += w.special_files;
                 found.top.merge(w.top);
                 found.names.merge(w.names);
                 found.problems.merge(w.problems);
@@ -206,13 +221,14 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 Ok(Outcome::Binary) => found
                     .notes
                     .push(format!("({spelled} is a binary file; it was not searched)")),
-                Ok(_) => {}
-                Err(e) => {
+                Ok(Outcome::Special(kind)) => {
                     return Err(ToolError::refused(format!(
-                        "cannot search {spelled}: {}",
-                        io_reason(&e)
+                        "{spelled} is not a regular file ({kind}); grep searches files and \
+                         folders only"
                     )));
                 }
+                Ok(_) => {}
+                Err(e) => return Err(io_refusal("search", spelled, &e)),
             }
             found.top = w.top;
         }
@@ -226,6 +242,8 @@ struct Found {
     names: NameMatches,
     problems: Problems,
     notes: Vec<String>,
+    /// FIFOs, sockets and devices met in the walk, skipped unopened.
+    special_files: u64,
 }
 
 /// Builds the matcher. An invalid regex is an argument error quoting the engine's message
@@ -294,6 +312,7 @@ fn render(
         names,
         problems,
         notes,
+        special_files,
     } = found;
     let (total_files, total_matches) = (top.total_files, top.total_matches);
     let files = top.into_files();
@@ -313,10 +332,7 @@ fn render(
             let shown = total_files.min(limit);
             if total_files > shown {
                 let more = total_files - shown;
-                text.push_str(&format!(
-                    "({more} more {} not shown)\n",
-                    plural(more, "file")
-                ));
+                text.push_str(&format!("({} not shown)\n", count(more, "more file")));
             }
         }
         Report::Content => {
@@ -324,8 +340,8 @@ fn render(
             if total_matches > shown {
                 let more = total_matches - shown;
                 text.push_str(&format!(
-                    "({more} more matching {} not shown)\n",
-                    plural(more, "line")
+                    "({} not shown)\n",
+                    count(more, "more matching line")
                 ));
             }
         }
@@ -344,22 +360,25 @@ fn render(
     }
     let skipped = problems.len();
     problems.render(&mut text);
+    if special_files > 0 {
+        text.push_str(&format!(
+            "(skipped {}: fifo, socket or device)\n",
+            count(special_files, "special file")
+        ));
+    }
     let out = Output::text(text)
         .with("files", total_files)
-        .with("skipped", skipped);
+        .with("skipped", skipped)
+        .with("special_files", special_files);
     match report {
         Report::Files => out,
         Report::Count | Report::Content => out.with("matches", total_matches),
     }
 }
 
-/// `word` with an `s` unless `n` is 1.
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        word.to_owned()
-    } else {
-        format!("{word}s")
-    }
+/// Whether a file type is a FIFO, socket or device (what grep never opens).
+fn is_special(ft: &std::fs::FileType) -> bool {
+    !ft.is_file() && !ft.is_dir() && !ft.is_symlink()
 }
 
 /// Appends content lines, at most `limit` matching lines; after the last one shown, only its

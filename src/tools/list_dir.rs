@@ -4,7 +4,7 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{ToolError, ToolResult};
+use crate::error::{ToolError, ToolResult, io_refusal};
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -46,7 +46,8 @@ impl Tool for ListDir {
         description: "List a folder as an indented tree: `name/` folders, `name@` symlinks (never \
 followed), `name?` other special files. Entries are sorted by name, children right under their \
 folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the \
-last line says how to continue.",
+last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path \
+argument takes that spelling back.",
         examples: "  agtool list-dir\n  agtool list-dir src --depth 3\n  agtool list-dir . --offset 26 --limit 25",
         group: Group::Files,
         sensitive: false,
@@ -70,7 +71,7 @@ last line says how to continue.",
                     "{spelled} is not a folder; use read_file to read a file"
                 )));
             }
-            Err(e) => return Err(ToolError::refused(format!("cannot list {spelled}: {e}"))),
+            Err(e) => return Err(io_refusal("list", spelled, &e)),
         }
         listing(
             ctx,

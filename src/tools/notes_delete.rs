@@ -54,10 +54,11 @@ to correct part of a note, rewrite it with notes_write instead.",
             return Err(unknown_note(&name, &[]));
         };
         let size = store.delete(&name)?;
-        Ok(
-            Output::text(format!("Deleted note {name} ({size} bytes)\n"))
-                .with("name", name.as_str())
-                .with("bytes", size),
-        )
+        Ok(Output::text(format!(
+            "Deleted note {name} ({})\n",
+            crate::text::plural::count(size, "byte")
+        ))
+        .with("name", name.as_str())
+        .with("bytes", size))
     }
 }

@@ -61,8 +61,8 @@ contains it. At most 200 are shown; a last line counts the rest.",
                 Some(q) if listing.total > 0 => {
                     let _ = writeln!(
                         text,
-                        "No notes match {q:?} ({} notes in all).",
-                        listing.total
+                        "No notes match {q:?} ({} in all).",
+                        crate::text::plural::count(listing.total, "note")
                     );
                 }
                 _ => text.push_str("No notes yet.\n"),
@@ -71,9 +71,9 @@ contains it. At most 200 are shown; a last line counts the rest.",
         for note in listing.notes.iter().take(MAX_LISTED) {
             let _ = writeln!(
                 text,
-                "{}  {} bytes  {}  {}",
+                "{}  {}  {}  {}",
                 note.name,
-                note.size,
+                crate::text::plural::count(note.size, "byte"),
                 format_utc(note.modified),
                 note.first_line
             );

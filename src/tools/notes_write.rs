@@ -84,7 +84,10 @@ instead of starting another.",
         // A new text alone over the cap is refused before the store is touched.
         let own = content.len() + usize::from(!content.ends_with('\n'));
         if own > MAX_NOTE_BYTES {
-            return Err(too_big(&format!("note {name} would be {own} bytes")));
+            return Err(too_big(&format!(
+                "note {name} would be {}",
+                crate::text::plural::count(own, "byte")
+            )));
         }
         let store = if append {
             Store::open_existing(ctx)?.ok_or_else(|| {
@@ -97,11 +100,12 @@ instead of starting another.",
             Store::open_for_write(ctx)?
         };
         let saved = store.write(&name, &content, append)?;
-        Ok(
-            Output::text(format!("Saved note {name} ({} bytes)\n", saved.bytes))
-                .with("name", name.as_str())
-                .with("bytes", saved.bytes)
-                .with("created", saved.created),
-        )
+        Ok(Output::text(format!(
+            "Saved note {name} ({})\n",
+            crate::text::plural::count(saved.bytes, "byte")
+        ))
+        .with("name", name.as_str())
+        .with("bytes", saved.bytes)
+        .with("created", saved.created))
     }
 }

@@ -109,7 +109,13 @@ the instructions point to them). Without a name: the whole list.",
             }
             if more > 0 || capped {
                 let plus = if capped { " or more" } else { "" };
-                let _ = writeln!(text, "  (and {more}{plus} more files; list_dir shows them)");
+                // "1 or more more files" stays plural.
+                let files =
+                    crate::text::plural::noun(if capped { more.max(2) } else { more }, "file");
+                let _ = writeln!(
+                    text,
+                    "  (and {more}{plus} more {files}; list_dir shows them)"
+                );
             }
         }
         text.push('\n');

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
 use crate::exec::interrupt::Cancel;
+use crate::text::path_escape::encode_path;
 use crate::workspace::config::Config;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
@@ -278,12 +279,12 @@ impl Ctx {
     }
 
     /// `path` for display: relative to the current directory when under it, else absolute
-    /// (spec 00).
+    /// (spec 00), names that are not UTF-8 escaped (crate::text::path_escape).
     pub fn display(&self, path: &Path) -> String {
         match path.strip_prefix(&self.cwd) {
             Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
-            Ok(rel) => rel.display().to_string(),
-            Err(_) => path.display().to_string(),
+            Ok(rel) => encode_path(rel).into_owned(),
+            Err(_) => encode_path(path).into_owned(),
         }
     }
 

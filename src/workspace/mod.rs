@@ -10,6 +10,7 @@ pub mod patch_plan;
 pub mod policy;
 pub mod root;
 pub mod skill_dirs;
+pub mod special;
 pub mod state;
 pub mod txn;
 pub mod write_gate;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::error::ToolError;
 use crate::patch::{Hunk, Patch, compute_edits};
-use crate::text::checked::{decode, encode};
+use crate::text::checked::{decode, encode, not_editable};
 use crate::text::editable::EditableText;
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::mode_of;
@@ -191,10 +191,15 @@ impl Plan {
             && let Err(stale) = txn.require_fresh(path, bytes)
         {
             // read_file refuses a binary or undecodable file, so no read can pass the gate
-            // for it: an Update is told the real obstacle rather than to read it again.
-            return Err(match use_ {
-                Use::Update => decode(&path.spelled, bytes).err().unwrap_or(stale),
-                _ => stale,
+            // for it: the caller is told the real obstacle rather than to read it again.
+            return Err(match (use_, EditableText::decode(bytes)) {
+                (_, Ok(_)) => stale,
+                (Use::Update, Err(e)) => ToolError::refused(not_editable(&path.spelled, &e)),
+                (_, Err(e)) => ToolError::refused(format!(
+                    "{} (read_file cannot show it, so no read can vouch for deleting it with \
+                     apply_patch; ask the user to delete it; nothing was changed)",
+                    e.message(&path.spelled)
+                )),
             });
         }
         let now = if before.is_some() {

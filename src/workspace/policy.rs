@@ -10,6 +10,8 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
 
+use crate::text::path_escape;
+
 /// Names that are never written, moved into or deleted (spec 01).
 pub const BUILTIN_PROTECTED: [&str; 5] = [".git", ".agents", ".codex", ".aws", ".agent-state"];
 /// Names that are never read unless configuration says otherwise (spec 01).
@@ -56,7 +58,10 @@ pub enum PolicyError {
         root: String,
     },
     /// A protected component on a write.
-    #[error("{path} is inside {name}, which agtool never writes, moves into or deletes")]
+    #[error(
+        "{}",
+        refusal(path, name, "protected", "never writes, moves into or deletes")
+    )]
     Protected {
         /// The path as the caller spelled it.
         path: String,
@@ -64,7 +69,7 @@ pub enum PolicyError {
         name: String,
     },
     /// A deny_read component on a read.
-    #[error("{path} is inside {name}, which agtool does not read")]
+    #[error("{}", refusal(path, name, "denied for reading", "does not read"))]
     DenyRead {
         /// The path as the caller spelled it.
         path: String,
@@ -83,6 +88,18 @@ pub enum PolicyError {
         /// The path as the caller spelled it.
         path: String,
     },
+}
+
+/// `<path> is inside <name>, which agtool <does>`, or, when the path names that entry itself
+/// (`.git`, `./.git/`), `<path> is <what>: agtool <does> <name>` (".git is inside .git" said
+/// nothing).
+fn refusal(path: &str, name: &str, what: &str, does: &str) -> String {
+    let last = Path::new(path).file_name().map(|n| n.as_encoded_bytes());
+    if last.is_some_and(|l| l.eq_ignore_ascii_case(name.as_bytes())) {
+        format!("{path} is {what}: agtool {does} {name}")
+    } else {
+        format!("{path} is inside {name}, which agtool {does}")
+    }
 }
 
 /// A policy refusal as a tool error: argument errors (empty path, NUL byte) are usage errors,
@@ -177,10 +194,13 @@ impl PathPolicy {
         if spelled.is_empty() {
             return Err(PolicyError::Empty);
         }
-        if spelled.contains('\0') {
+        // Printed names escape bytes that are not UTF-8 (`caf\xe9.txt`): decoded here, the one
+        // place path arguments enter (crate::text::path_escape).
+        let named = path_escape::spelled_path(cwd, spelled);
+        if spelled.contains('\0') || named.as_os_str().as_encoded_bytes().contains(&0) {
             return Err(PolicyError::Nul(spelled.to_owned()));
         }
-        let literal = fold(&cwd.join(spelled));
+        let literal = fold(&named);
         let real = resolve(&literal).map_err(|SymlinkLoop| PolicyError::Loop {
             path: spelled.to_owned(),
         })?;

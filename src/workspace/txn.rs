@@ -147,7 +147,8 @@ impl<'c> Transaction<'c> {
                 path.spelled,
                 crate::workspace::fs::kind_name(&m.file_type())
             ))),
-            Ok(_) => std::fs::read(&path.real)
+            // Opened without blocking, so a FIFO swapped in after the check is refused.
+            Ok(_) => crate::workspace::special::read_regular(&path.real)
                 .map(Some)
                 .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", path.spelled))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -280,7 +281,10 @@ impl<'c> Transaction<'c> {
                         if i == 0 {
                             "nothing was changed".to_owned()
                         } else {
-                            format!("the {i} file(s) already written were restored")
+                            format!(
+                                "the {} already written were restored",
+                                crate::text::plural::count(i, "file")
+                            )
                         }
                     } else {
                         "restoring the files already written failed too; check them".to_owned()
@@ -374,14 +378,10 @@ impl WriteOptions {
     }
 }
 
-/// The output of a dry run: the diff (coloured for a person on a terminal).
+/// The output of a dry run: the diff as plain text (the model reads it; a face that prints
+/// for a person colours it, see `crate::faces::colour`), also in the `diff` field.
 pub fn dry_run_output(diff_text: String) -> Output {
-    let shown = if diff::colour_wanted() {
-        diff::colourise(&diff_text)
-    } else {
-        diff_text.clone()
-    };
-    Output::text(shown)
+    Output::text(diff_text.clone())
         .with("dry_run", true)
         .with("diff", diff_text)
 }

@@ -58,13 +58,49 @@ pub const STDIN_BACKLOG_MAX: usize = 8 << 20;
 /// The `chars` value that interrupts instead of writing: SIGINT to the session's group.
 pub const INTERRUPT: &str = "\u{3}";
 
+/// A path on the wire: a JSON string when it is UTF-8, else an array of its bytes, so a
+/// folder whose name is not UTF-8 reaches the session server unchanged.
+mod path_bytes {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    use std::path::PathBuf;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Wire {
+        Text(String),
+        Bytes(Vec<u8>),
+    }
+
+    pub fn serialize<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+        match p {
+            None => s.serialize_none(),
+            Some(p) => match p.to_str() {
+                Some(text) => s.serialize_some(text),
+                None => s.serialize_some(p.as_os_str().as_bytes()),
+            },
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
+        Ok(Option::<Wire>::deserialize(d)?.map(|w| match w {
+            Wire::Text(t) => PathBuf::from(t),
+            Wire::Bytes(b) => PathBuf::from(OsString::from_vec(b)),
+        }))
+    }
+}
+
 /// exec-command arguments (spec 05).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ExecCommandRequest {
     /// Shell command line, run as `<shell> -c <cmd>` (`-lc` when `login`).
     pub cmd: String,
     /// Working directory. The client makes it absolute against its own current directory
-    /// (None = that directory) before sending, since the server's differs.
+    /// (None = that directory) before sending, since the server's differs. Sent as a string,
+    /// or as its bytes when it is not UTF-8.
+    #[serde(default, with = "path_bytes")]
     pub workdir: Option<PathBuf>,
     /// Shell program; None = [`DEFAULT_SHELL`].
     pub shell: Option<String>,
@@ -125,10 +161,11 @@ pub struct SessionReply {
 }
 
 impl SessionReply {
-    /// The text of spec 05: `Wall time: 1.0042 seconds`, the session or exit line,
-    /// `Total output lines` when bytes were omitted, then `Output:` and the output.
+    /// The text of spec 05: `Wall time: 1.0 seconds` (one decimal, as exec prints it: see
+    /// [`crate::exec::wall_time_line`]), the session or exit line, `Total output lines` when
+    /// bytes were omitted, then `Output:` and the output.
     pub fn to_text(&self) -> String {
-        let mut s = format!("Wall time: {:.4} seconds\n", self.wall_time.as_secs_f64());
+        let mut s = crate::exec::wall_time_line(self.wall_time);
         match self.status {
             SessionStatus::Running { session_id } => {
                 s.push_str(&format!("Process running with session ID {session_id}\n"))
@@ -181,8 +218,9 @@ pub enum SessionError {
     EmptyShell,
     /// The session's process does not read its stdin and earlier input is still queued.
     #[error(
-        "session {id} is not reading its stdin ({queued} bytes still waiting); poll it with \
-         empty chars, interrupt it with \"\\u0003\", or kill it"
+        "session {id} is not reading its stdin ({} still waiting); poll it with \
+         empty chars, interrupt it with \"\\u0003\", or kill it",
+        crate::text::plural::count(*queued, "byte")
     )]
     InputBacklog {
         /// The session.
@@ -191,7 +229,10 @@ pub enum SessionError {
         queued: usize,
     },
     /// The request would not fit in one message to the server.
-    #[error("the request is too large ({bytes} bytes, at most {max}); send chars in smaller parts")]
+    #[error(
+        "the request is too large ({}, at most {max}); send chars in smaller parts",
+        crate::text::plural::count(*bytes, "byte")
+    )]
     TooLarge {
         /// Size of the encoded request, in bytes.
         bytes: u64,
@@ -275,7 +316,7 @@ mod tests {
         };
         assert_eq!(
             r.to_text(),
-            "Wall time: 1.0042 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
+            "Wall time: 1.0 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
         );
         let r = SessionReply {
             status: SessionStatus::Exited { exit_code: 3 },
@@ -284,8 +325,28 @@ mod tests {
         };
         assert_eq!(
             r.to_text(),
-            "Wall time: 1.0042 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
+            "Wall time: 1.0 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
         );
+    }
+
+    #[test]
+    fn a_workdir_that_is_not_utf8_crosses_the_wire() {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = PathBuf::from(std::ffi::OsStr::from_bytes(b"/w/d\xff"));
+        for dir in [None, Some(PathBuf::from("/w/plain")), Some(odd)] {
+            let req = ExecCommandRequest {
+                workdir: dir.clone(),
+                ..Default::default()
+            };
+            let wire = serde_json::to_string(&req).unwrap();
+            let back: ExecCommandRequest = serde_json::from_str(&wire).unwrap();
+            assert_eq!(back.workdir, dir, "{wire}");
+        }
+        // A request without the field still reads.
+        let mut v = serde_json::to_value(ExecCommandRequest::default()).unwrap();
+        v.as_object_mut().unwrap().remove("workdir");
+        let back: ExecCommandRequest = serde_json::from_value(v).unwrap();
+        assert_eq!(back.workdir, None);
     }
 
     #[test]

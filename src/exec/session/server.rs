@@ -86,7 +86,8 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     let swept = kill_tagged(&session_tag_prefix(&paths));
     if swept > 0 {
         log(&format!(
-            "killed {swept} processes left by a previous server"
+            "killed {} left by a previous server",
+            crate::text::plural::count(swept, "process")
         ));
     }
     let first_id = paths.first_free_id();
@@ -115,7 +116,10 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     server.kill_all();
     let strays = kill_orphans();
     if strays > 0 {
-        log(&format!("killed {strays} processes left by ended sessions"));
+        log(&format!(
+            "killed {} left by ended sessions",
+            crate::text::plural::count(strays, "process")
+        ));
     }
     // Let handlers that are still replying (a stop request) finish.
     let end = Instant::now() + Duration::from_secs(2);
