@@ -140,7 +140,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         .get_one::<When>("color")
         .copied()
         .unwrap_or_default();
-    // Model-facing faces never colour: call, schema, the MCP server (when it lands), --json.
+    // Model-facing faces never colour: call, schema, the MCP server, --json.
     colour::decide(
         when,
         settings.json || ["call", "schema", "mcp"].contains(&name),
