@@ -55,6 +55,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
+            cand session-guard 'Run a session''s command and end its whole tree when the session server dies'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;read-file'= {
@@ -682,6 +683,22 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'agtool;session-guard'= {
+            cand --server-pid 'server-pid'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'agtool;help'= {
             cand read-file 'Read a text file with line numbers and a content tag.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
@@ -705,6 +722,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
+            cand session-guard 'Run a session''s command and end its whole tree when the session server dies'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;help;read-file'= {
@@ -780,6 +798,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;man'= {
         }
         &'agtool;help;session-server'= {
+        }
+        &'agtool;help;session-guard'= {
         }
         &'agtool;help;help'= {
         }

@@ -7,7 +7,7 @@ use clap::{ArgMatches, Command};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::faces::colour::{self, When};
 use crate::faces::input::tool_args;
-use crate::faces::output::print_result;
+use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
 use crate::faces::{call, mcp, people, schema, sessions, state, suggest};
@@ -26,6 +26,7 @@ pub fn meta_commands() -> Vec<Command> {
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
+        sessions::guard_command(),
     ]
 }
 
@@ -34,6 +35,7 @@ pub fn meta_commands() -> Vec<Command> {
 fn run_early(name: &str, m: &ArgMatches) -> Option<i32> {
     let result = match name {
         "session-server" => return Some(sessions::run_server(m)),
+        "session-guard" => return Some(sessions::run_guard(m)),
         "completions" => people::run_completions(m, command()),
         "man" => people::run_man(m, command()),
         _ => return None,
@@ -117,6 +119,13 @@ fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgM
     tools::find_verb(name, verb).map(|spec| (spec, verb_matches))
 }
 
+/// The binary's entry: [`main_with`] with any panic turned into an `Error:` line and exit 1
+/// (see [`crate::faces::output::catching_panics`]).
+pub fn run_main(argv: Vec<std::ffi::OsString>) -> i32 {
+    let json = argv.iter().any(|a| a == "--json");
+    crate::faces::output::catching_panics(json, || main_with(argv))
+}
+
 /// Runs agtool on `argv` and returns the process exit status.
 pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let matches = match command_for(&argv).try_get_matches_from(&argv) {
@@ -159,6 +168,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         let result = tool_args(&spec, sub, &ctx)
             .and_then(|v| run_with_timeout(&ctx, &spec, v))
             .map(colour::for_people);
+        let result = with_notices(result, ctx.take_notices());
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);
@@ -167,7 +177,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         }
         return passed_through.unwrap_or(code);
     }
-    let result = run_meta(name, sub, &ctx);
+    let result = with_notices(run_meta(name, sub, &ctx), ctx.take_notices());
     let interrupted = interrupted_by(&result);
     let code = print_result(ctx.json, result);
     if let Some(sig) = interrupted {

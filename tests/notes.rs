@@ -359,6 +359,8 @@ fn store_that_is_a_file_or_leads_outside_is_refused() {
         "outside the workspace",
     );
     std::fs::remove_file(ws.path(".agent-state/notes")).unwrap();
+    // notes.dir widens where notes are written: obeyed from a trusted workspace only.
+    trust(&ws);
     ws.write(
         ".agent-state/config.toml",
         "[notes]\ndir = \"../outside/new\"\n",
@@ -396,6 +398,8 @@ fn store_from_flag_and_config_inside_the_workspace() {
         ws.path("sub/mem/a.md").is_file(),
         "--notes-dir is relative to the current folder"
     );
+    // notes.dir widens where notes are written: obeyed from a trusted workspace only.
+    trust(&ws);
     ws.write(
         ".agent-state/config.toml",
         "[notes]\ndir = \"docs/notes\"\n",
@@ -739,4 +743,14 @@ fn the_notes_command_takes_verbs_and_global_flags_anywhere() {
     let r = ws.run(&["notes", "write", "--help"]);
     assert!(r.ok().contains("Examples:"), "{r:?}");
     assert!(r.out.contains("durable fact"), "{r:?}");
+}
+
+/// Lists the workspace in the user's `trusted_workspaces`, so its own config may widen.
+fn trust(ws: &Ws) {
+    std::fs::create_dir_all(ws.home.join(".config/agtool")).unwrap();
+    std::fs::write(
+        ws.home.join(".config/agtool/config.toml"),
+        format!("trusted_workspaces = [\"{}\"]\n", ws.root.display()),
+    )
+    .unwrap();
 }

@@ -471,7 +471,14 @@ fn folders_from_the_environment_and_config() {
             .unwrap(),
     );
     assert_eq!(r.ok(), "one: first\n");
-    // Config skills.dirs: relative to the workspace root.
+    // Config skills.dirs: relative to the workspace root. It widens what may be read, so the
+    // workspace's own config is obeyed only when the user trusts the workspace.
+    std::fs::create_dir_all(f.ws.home.join(".config/agtool")).unwrap();
+    std::fs::write(
+        f.ws.home.join(".config/agtool/config.toml"),
+        format!("trusted_workspaces = [\"{}\"]\n", f.ws.root.display()),
+    )
+    .unwrap();
     f.ws.write(
         ".agent-state/config.toml",
         "[skills]\ndirs = [\"../skills-b\"]\n",

@@ -18,6 +18,65 @@ use serde_json::Value;
 use crate::error::ToolError;
 use crate::text::plural::count;
 
+/// Longest path argument, in characters (`maxLength`): Linux's `PATH_MAX` is 4096 bytes, so a
+/// longer path could never be opened anyway.
+pub const MAX_PATH_CHARS: u32 = 4096;
+/// Longest search pattern, glob or `include` filter, in characters (64 Ki). Compiling a
+/// pattern costs time and memory roughly in proportion to its length (a 50 MB glob took 30 s
+/// and 6.6 GB before this cap); no real search needs more.
+pub const MAX_PATTERN_CHARS: u32 = 64 << 10;
+/// Longest short text argument (an anchor such as `12:ab`), in characters.
+pub const MAX_ANCHOR_CHARS: u32 = 1024;
+/// Longest name argument (a note or skill name), in characters: far above any valid name,
+/// so the tool's own rule still explains a bad one.
+pub const MAX_NAME_CHARS: u32 = 1024;
+/// Longest shell command line or single `exec` argument, in characters: Linux refuses any one
+/// argument over 128 KiB (`MAX_ARG_STRLEN`) at exec time.
+pub const MAX_COMMAND_CHARS: u32 = 128 << 10;
+/// Most arguments in an `exec` command list.
+pub const MAX_COMMAND_ITEMS: u32 = 64 << 10;
+/// Longest body (write-file content, apply-patch input, edit-file old/new, edit-lines text,
+/// write-stdin chars), in characters (64 Mi). A body is held in memory a few times over (the
+/// JSON, the argument, the old and new file), so this bounds a call's memory to a few hundred
+/// MiB; larger files are copied or generated with exec.
+pub const MAX_BODY_CHARS: u32 = 64 << 20;
+/// Most edits in one edit-file or edit-lines call.
+pub const MAX_EDITS: u32 = 10_000;
+/// Most bytes of JSON (or body) read from stdin or an `@FILE`: a 64 Mi-character body fits
+/// with room for JSON escapes; anything larger is refused before it is parsed.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads all of `reader`, at most [`MAX_INPUT_BYTES`]; `what` names the source in errors
+/// (usage errors: the input is too large or cannot be read).
+pub fn read_limited(reader: impl std::io::Read, what: &str) -> Result<Vec<u8>, ToolError> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| ToolError::usage(format!("{what}: cannot read: {e}")))?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        return Err(ToolError::usage(format!(
+            "{what} holds more than {} MiB; agtool takes at most that much input (write large \
+             files with exec, e.g. cp)",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    Ok(buf)
+}
+
+/// [`read_limited`] on the file `path`, as UTF-8 text.
+pub fn read_file_limited(path: &std::path::Path, what: &str) -> Result<String, ToolError> {
+    let file = std::fs::File::open(path).map_err(|e| {
+        ToolError::usage(format!(
+            "{what}: cannot read: {}",
+            crate::error::io_reason(&e)
+        ))
+    })?;
+    let bytes = read_limited(file, what)?;
+    String::from_utf8(bytes).map_err(|_| ToolError::usage(format!("{what}: the file is not UTF-8")))
+}
+
 /// The JSON Schema of `T` as tools export it: draft-07 keywords, subschemas inlined,
 /// properties in declaration order, no `$schema`/`title`, and `Option<T>` shown as `T` (an
 /// absent field means the default; a `null` is taken as absent, see [`normalize_json`]).
@@ -164,7 +223,7 @@ fn describe(schema: &Value, err: &jsonschema::ValidationError<'_>) -> String {
     } else {
         path.clone()
     };
-    let got = err.instance().to_string();
+    let got = shown_value(err.instance());
     match err.kind() {
         K::Required { property } => {
             let name = property.as_str().unwrap_or_default();
@@ -192,10 +251,48 @@ fn describe(schema: &Value, err: &jsonschema::ValidationError<'_>) -> String {
         | K::MaxLength { .. }
         | K::MinItems { .. }
         | K::MaxItems { .. } => match subschema_at(schema, &path) {
-            Some(sub) => format!("{at}: expected {}, got {got}", expected(sub)),
-            None => format!("{at}: {err}"),
+            Some(sub) => format!(
+                "{at}: expected {}, got {got}",
+                expected(sub, err.instance())
+            ),
+            None => plain(&at, err),
         },
-        _ => format!("{at}: {err}"),
+        _ => plain(&at, err),
+    }
+}
+
+/// The validator's own words for a violation, unless they would quote a long value.
+fn plain(at: &str, err: &jsonschema::ValidationError<'_>) -> String {
+    let text = err.to_string();
+    if text.len() <= 200 {
+        format!("{at}: {text}")
+    } else {
+        format!("{at}: {} is not valid here", shown_value(err.instance()))
+    }
+}
+
+/// A value as an error message quotes it: a long string or a large array is described by its
+/// size instead (a 50 MB argument must not come back in the message).
+fn shown_value(v: &Value) -> String {
+    const QUOTE_MAX: usize = 80;
+    match v {
+        Value::String(s) if s.len() > QUOTE_MAX => {
+            format!("a string of {} characters", s.chars().count())
+        }
+        Value::Array(a) if a.len() > 8 => format!("an array of {} items", a.len()),
+        Value::Object(_) | Value::Array(_) => {
+            let text = v.to_string();
+            if text.len() > QUOTE_MAX {
+                if v.is_object() {
+                    "an object".to_owned()
+                } else {
+                    format!("an array of {} items", v.as_array().map_or(0, Vec::len))
+                }
+            } else {
+                text
+            }
+        }
+        other => other.to_string(),
     }
 }
 
@@ -213,13 +310,13 @@ fn subschema_at<'a>(schema: &'a Value, pointer: &str) -> Option<&'a Value> {
     Some(node)
 }
 
-/// A short description of what a schema node accepts: `integer >= 1`, `one of "a", "b"`.
-fn expected(node: &Value) -> String {
+/// The type a schema node accepts, without its bounds: `string`, `integer or string`.
+fn expected_type(node: &Value) -> String {
     if let Some(options) = node.get("enum").and_then(Value::as_array) {
         let opts: Vec<String> = options.iter().map(Value::to_string).collect();
         return format!("one of {}", opts.join(", "));
     }
-    let ty = match node.get("type") {
+    match node.get("type") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(a)) => a
             .iter()
@@ -227,8 +324,15 @@ fn expected(node: &Value) -> String {
             .collect::<Vec<_>>()
             .join(" or "),
         _ => "a value".to_owned(),
-    };
-    let mut out = ty;
+    }
+}
+
+/// A short description of what a schema node accepts: `integer >= 1`, `one of "a", "b"`.
+fn expected(node: &Value, value: &Value) -> String {
+    let mut out = expected_type(node);
+    if node.get("enum").is_some() {
+        return out;
+    }
     let bound = |k: &str| node.get(k).map(Value::to_string);
     // A length or item bound with its noun in the right number (`at least 1 character`).
     let counted = |k: &str, noun: &str| node.get(k).and_then(Value::as_u64).map(|m| count(m, noun));
@@ -238,17 +342,26 @@ fn expected(node: &Value) -> String {
     if let Some(m) = bound("maximum") {
         out.push_str(&format!(" <= {m}"));
     }
-    if let Some(m) = counted("minLength", "character") {
-        out.push_str(&format!(" of at least {m}"));
+    // Length bounds only say something about a string, item bounds about an array (a number
+    // given for a path is wrong by its type alone).
+    let len = |k: &str| {
+        node.get(k)
+            .and_then(Value::as_u64)
+            .filter(|_| value.is_string())
+    };
+    match (len("minLength"), len("maxLength")) {
+        (Some(lo), Some(hi)) => out.push_str(&format!(" of {lo} to {}", count(hi, "character"))),
+        (Some(lo), None) => out.push_str(&format!(" of at least {}", count(lo, "character"))),
+        (None, Some(hi)) => out.push_str(&format!(" of at most {}", count(hi, "character"))),
+        (None, None) => {}
     }
-    if let Some(m) = counted("maxLength", "character") {
-        out.push_str(&format!(" of at most {m}"));
-    }
-    if let Some(m) = counted("minItems", "item") {
-        out.push_str(&format!(" with at least {m}"));
-    }
-    if let Some(m) = counted("maxItems", "item") {
-        out.push_str(&format!(" with at most {m}"));
+    if value.is_array() {
+        if let Some(m) = counted("minItems", "item") {
+            out.push_str(&format!(" with at least {m}"));
+        }
+        if let Some(m) = counted("maxItems", "item") {
+            out.push_str(&format!(" with at most {m}"));
+        }
     }
     out
 }

@@ -166,6 +166,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         StdinMode::Closed,
         next_tag("x"),
         None,
+        None,
     )?;
     let _lease = TreeLease::new(&sp.tree.tag);
     widen_pipe(&sp.output);

@@ -249,6 +249,31 @@ fn members(tree: &Tree, procs: &[ProcStat]) -> Vec<i32> {
     out
 }
 
+/// Live (not zombie) descendants of `root`, from `/proc`, as (pid, process group): children,
+/// their children, and so on. For a subreaper (the session guard) this is everything its
+/// command started that is still running, whatever left the group or cleared its environment.
+pub(crate) fn live_descendants(root: i32) -> Vec<(i32, i32)> {
+    let procs = all_procs();
+    let mut children: HashMap<i32, Vec<&ProcStat>> = HashMap::new();
+    for p in &procs {
+        children.entry(p.ppid).or_default().push(p);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut seen = HashSet::new();
+    while let Some(pid) = stack.pop() {
+        for c in children.get(&pid).map(Vec::as_slice).unwrap_or(&[]) {
+            if c.pid != root && seen.insert(c.pid) {
+                stack.push(c.pid);
+                if !c.zombie {
+                    out.push((c.pid, c.pgrp));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn group_exists(pgid: i32) -> bool {
     Pid::from_raw(pgid).is_some_and(|p| test_kill_process_group(p).is_ok())
 }

@@ -2,7 +2,7 @@
 //! flags turned into the JSON object a program would send, `--args` (inline, `-`, `@FILE`),
 //! a body read from stdin, and JSON parsing with model-facing messages.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use clap::ArgMatches;
@@ -51,8 +51,7 @@ fn read_args_object(raw: &str, ctx: &Ctx) -> Result<Map<String, Value>, ToolErro
     let text = if raw == "-" {
         read_stdin_text("--args -")?
     } else if let Some(file) = raw.strip_prefix('@') {
-        std::fs::read_to_string(ctx.cwd.join(file))
-            .map_err(|e| ToolError::usage(format!("--args @{file}: cannot read: {e}")))?
+        crate::args::read_file_limited(&ctx.cwd.join(file), &format!("--args @{file}"))?
     } else {
         raw.to_owned()
     };
@@ -91,11 +90,7 @@ pub fn read_stdin_text(what: &str) -> Result<String, ToolError> {
             "{what} reads from stdin, which is a terminal; pipe the input in"
         )));
     }
-    let mut buf = Vec::new();
-    stdin
-        .lock()
-        .read_to_end(&mut buf)
-        .map_err(|e| ToolError::usage(format!("cannot read stdin: {e}")))?;
+    let buf = crate::args::read_limited(stdin.lock(), &format!("{what}: stdin"))?;
     String::from_utf8(buf).map_err(|_| ToolError::usage(format!("{what}: stdin is not UTF-8")))
 }
 

@@ -78,3 +78,83 @@ fn emit(stream: Stream, text: &str) {
         Stream::Err => std::io::stderr().lock().write_all(text.as_bytes()),
     };
 }
+
+/// The message of the panic being handled, kept by the hook [`catching_panics`] installs.
+static PANIC_MESSAGE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Runs `main` and turns a panic into a clean failure (spec 00 "Messages": never a stack
+/// trace, never a panic): one `agtool: internal error ...` line on stderr from the hook, then
+/// `Error: internal error ...` as the result (exit 1). A panic is still a bug; this only keeps
+/// the caller from a Rust backtrace and exit status 101. `json` picks the envelope.
+pub fn catching_panics(json: bool, main: impl FnOnce() -> i32) -> i32 {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_owned());
+        // A panic message may quote a huge argument (globset quoted a whole pattern).
+        let mut short: String = text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(300)
+            .collect();
+        if let Some(at) = info.location() {
+            short.push_str(&format!(" (at {}:{})", at.file(), at.line()));
+        }
+        emit(Stream::Err, &format!("agtool: internal error: {short}\n"));
+        *PANIC_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(short);
+    }));
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(main)) {
+        Ok(code) => code,
+        Err(_) => {
+            let why = PANIC_MESSAGE
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+                .unwrap_or_else(|| "unknown cause".to_owned());
+            let err = crate::error::ToolError::refused(format!(
+                "internal error (a bug in agtool; please report it): {why}"
+            ));
+            print_result(json, Err(err))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panic_becomes_exit_1() {
+        let previous = std::panic::take_hook();
+        let code = super::catching_panics(false, || panic!("boom {}", 42));
+        std::panic::set_hook(previous);
+        assert_eq!(code, 1);
+        assert_eq!(super::catching_panics(false, || 7), 7);
+    }
+}
+
+/// `result` with the call's notices (things said once, such as a replaced state database)
+/// after its text or message, and as a `notices` list in the `--json` envelope.
+pub fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
+    if notices.is_empty() {
+        return result;
+    }
+    let joined = notices.join("\n");
+    match result {
+        Ok(mut out) => {
+            if !out.text.is_empty() && !out.text.ends_with('\n') {
+                out.text.push('\n');
+            }
+            out.text.push_str(&joined);
+            Ok(out.with("notices", notices))
+        }
+        Err(mut e) => {
+            e.message.push('\n');
+            e.message.push_str(&joined);
+            Err(e.with("notices", notices))
+        }
+    }
+}

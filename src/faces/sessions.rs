@@ -55,6 +55,40 @@ pub fn server_command() -> Command {
         )
 }
 
+/// The hidden `session-guard` subcommand the session server puts in front of each session's
+/// command (see [`crate::exec::session::guard`]).
+pub fn guard_command() -> Command {
+    Command::new(crate::exec::session::guard::SUBCOMMAND)
+        .hide(true)
+        .about("Run a session's command and end its whole tree when the session server dies")
+        .arg(
+            Arg::new("server_pid")
+                .long("server-pid")
+                .value_name("PID")
+                .value_parser(clap::value_parser!(i32))
+                .required(true),
+        )
+        .arg(
+            Arg::new("argv")
+                .value_name("ARGV")
+                .num_args(1..)
+                .trailing_var_arg(true)
+                .allow_hyphen_values(true)
+                .value_parser(clap::value_parser!(std::ffi::OsString))
+                .required(true),
+        )
+}
+
+/// Runs a session guard; returns its exit status.
+pub fn run_guard(m: &ArgMatches) -> i32 {
+    let pid = m.get_one::<i32>("server_pid").copied().unwrap_or_default();
+    let argv: Vec<std::ffi::OsString> = m
+        .get_many::<std::ffi::OsString>("argv")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    crate::exec::session::guard::run(pid, &argv)
+}
+
 /// Runs the session server until it is idle or stopped; returns the exit status.
 pub fn run_server(m: &ArgMatches) -> i32 {
     let Some(dir) = m.get_one::<PathBuf>("state_dir") else {

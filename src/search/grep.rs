@@ -22,6 +22,50 @@ use crate::search::walk::Problems;
 use crate::text::render::{MAX_LINE_BYTES, window_line};
 use crate::workspace::special::{OpenError, open_regular};
 
+/// Most character classes that match by Unicode property (`\w`, `\d`, `\s`, `\p{..}`) a
+/// regex may spell out. Each one becomes hundreds of ranges in the compiled form before any
+/// size limit is checked: 16,000 `\w` in a 64 KiB pattern took over a second and 300 MB to
+/// refuse. Repetition (`\w{20}`) counts once.
+pub const MAX_PROPERTY_CLASSES: usize = 1024;
+
+/// Refuses a regex whose translation alone would be costly (see [`MAX_PROPERTY_CLASSES`]),
+/// before the engine builds it. A pattern that does not parse is left to the engine, which
+/// reports the syntax error. Err is the reason, for an argument error.
+pub fn check_regex_cost(pattern: &str) -> Result<(), String> {
+    use regex_syntax::ast::{self, Ast, ClassSetItem};
+    struct Count(usize);
+    impl ast::Visitor for Count {
+        type Output = usize;
+        type Err = ();
+        fn finish(self) -> Result<usize, ()> {
+            Ok(self.0)
+        }
+        fn visit_pre(&mut self, node: &Ast) -> Result<(), ()> {
+            if matches!(node, Ast::ClassPerl(_) | Ast::ClassUnicode(_)) {
+                self.0 += 1;
+            }
+            Ok(())
+        }
+        fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), ()> {
+            if matches!(item, ClassSetItem::Perl(_) | ClassSetItem::Unicode(_)) {
+                self.0 += 1;
+            }
+            Ok(())
+        }
+    }
+    let Ok(tree) = ast::parse::Parser::new().parse(pattern) else {
+        return Ok(());
+    };
+    let n = ast::visit(&tree, Count(0)).unwrap_or(0);
+    if n > MAX_PROPERTY_CLASSES {
+        return Err(format!(
+            "the pattern spells out {n} classes such as \\w, \\d or \\p{{L}}; at most \
+             {MAX_PROPERTY_CLASSES} are allowed (repeat one instead: \\w{{20}})"
+        ));
+    }
+    Ok(())
+}
+
 /// What a search reports per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Report {

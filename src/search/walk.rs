@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::error::{ToolError, io_reason};
@@ -273,13 +273,27 @@ pub fn normalize_glob(pattern: &str, what: &str) -> Result<String, ToolError> {
 /// Compiles a normalised glob: `*` and `?` never cross `/`, `**` crosses any number of folders
 /// (and `**/` also matches none), `{a,b}` alternatives, `[...]` classes. An invalid pattern is
 /// an argument error quoting the glob parser's message.
-pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobMatcher, ToolError> {
-    GlobBuilder::new(normalized)
+///
+/// The glob is compiled into a one-glob `GlobSet`, whose build reports a pattern too large
+/// for the regex engine as an error (`GlobMatcher` panics on it: exit 101 for a 400,000-
+/// character pattern). A long pattern is not quoted back in the message.
+pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobSet, ToolError> {
+    let describe = |e: globset::Error| {
+        let text = if normalized.len() <= 200 {
+            e.to_string()
+        } else {
+            e.kind().to_string()
+        };
+        let first = text.lines().next().unwrap_or_default();
+        let short: String = first.chars().take(300).collect();
+        ToolError::usage(format!("invalid {what}: {short}"))
+    };
+    let glob = GlobBuilder::new(normalized)
         .literal_separator(true)
         .backslash_escape(true)
         .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| ToolError::usage(format!("invalid {what}: {e}")))
+        .map_err(describe)?;
+    GlobSetBuilder::new().add(glob).build().map_err(describe)
 }
 
 /// A walk error as `path: reason`, with the path relative to the current directory.

@@ -18,6 +18,7 @@ use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
+use crate::workspace::policy::Access;
 use crate::workspace::txn::{Outcome, Transaction, Written};
 use crate::workspace::txn::{WriteOptions, dry_run_output};
 
@@ -28,7 +29,7 @@ pub struct ApplyPatchArgs {
     /// The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or
     /// `--input FILE` to read it from a file.
     #[arg(long, value_name = "FILE")]
-    #[schemars(required)]
+    #[schemars(required, length(max = crate::args::MAX_BODY_CHARS))]
     pub input: Option<String>,
     /// Apply even when an Update adds a placeholder comment such as `// ... existing code`
     /// and removes lines (default false: refused).
@@ -81,8 +82,17 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
     /// On the command line `--input` names a file holding the patch: read it here.
     fn cli_fixup(args: &mut Map<String, Value>, ctx: &Ctx) -> Result<(), ToolError> {
         if let Some(Value::String(file)) = args.get("input") {
-            let text = std::fs::read_to_string(ctx.cwd.join(file))
-                .map_err(|e| ToolError::usage(format!("--input {file}: cannot read: {e}")))?;
+            let text =
+                crate::args::read_file_limited(&ctx.cwd.join(file), &format!("--input {file}"))?;
+            // A file outside the workspace may be anything (`--input ~/.ssh/id_rsa`): its
+            // text must not come back in a parse error, so it is checked here, unquoted.
+            let outside = ctx.check_path(file, Access::Read).is_err();
+            if outside && let Err(e) = parse(&text) {
+                return Err(ToolError::refused(format!(
+                    "--input {file}: {}",
+                    e.without_text()
+                )));
+            }
             args.insert("input".to_owned(), Value::String(text));
         }
         Ok(())

@@ -31,6 +31,7 @@ const MAX_LISTED: usize = 20;
 #[serde(deny_unknown_fields)]
 pub struct DeletePathArgs {
     /// The file, symlink or directory to delete.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Delete a non-empty directory and everything in it (default false).
     #[arg(long)]

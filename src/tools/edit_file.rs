@@ -39,8 +39,10 @@ const MAX_LISTED_PLACES: usize = 100;
 #[serde(deny_unknown_fields)]
 pub struct EditSpec {
     /// The exact text to replace (as read-file shows it, without line prefixes).
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub old: String,
     /// The replacement text.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub new: String,
     /// Replace every occurrence instead of requiring exactly one (default false).
     #[serde(default)]
@@ -52,13 +54,16 @@ pub struct EditSpec {
 #[serde(deny_unknown_fields)]
 pub struct EditFileArgs {
     /// The file to edit (it must exist; create files with write_file).
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// The exact text to replace, copied from read-file without the `L<n>: ` prefixes. Must
     /// occur exactly once unless all is true.
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub old: Option<String>,
     /// The replacement text (may be empty to delete old).
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub new: Option<String>,
     /// Replace every occurrence of old (default false).
     #[arg(long)]
@@ -66,6 +71,7 @@ pub struct EditFileArgs {
     /// Instead of old/new: a list of {old, new, all} edits applied in order to the running
     /// result, all or nothing (CLI: a JSON array).
     #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<EditSpec>>)]
+    #[schemars(length(max = crate::args::MAX_EDITS))]
     pub edits: Option<::std::vec::Vec<EditSpec>>,
     /// Apply even when new adds a placeholder comment such as `// ... existing code` and
     /// drops lines of old (default false: refused).

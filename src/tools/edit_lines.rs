@@ -42,17 +42,23 @@ pub const LOOP_HINT: &str = "stop guessing anchors: re-read the file with read-f
 #[serde(deny_unknown_fields)]
 pub struct LineEdit {
     /// The file to edit.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Replace from this line: an anchor `<n>:<hh>` as read-file --anchors prints it (a
     /// copied `|text` tail is ignored).
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub from_anchor: Option<String>,
     /// Replace through this line (inclusive; default: from_anchor).
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub to_anchor: Option<String>,
     /// The new lines for from..to, `\n`-separated; an empty string deletes the lines.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub replace: Option<String>,
     /// Insert after this anchored line; "0" inserts at the top of the file.
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub after_anchor: Option<String>,
     /// The lines to insert, `\n`-separated.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub insert: Option<String>,
 }
 
@@ -63,6 +69,7 @@ pub struct EditLinesArgs {
     /// The edits: each {path, from_anchor, to_anchor?, replace} or {path, after_anchor,
     /// insert} (CLI: a JSON array).
     #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<LineEdit>>)]
+    #[schemars(length(max = crate::args::MAX_EDITS))]
     pub edits: ::std::vec::Vec<LineEdit>,
     /// Refuse edits that add syntax errors (default true).
     #[arg(long)]

@@ -27,10 +27,11 @@ pub struct ExecArgs {
         allow_hyphen_values = true,
         value_name = "ARGV"
     )]
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_COMMAND_ITEMS), inner(length(max = crate::args::MAX_COMMAND_CHARS)))]
     pub command: Vec<String>,
     /// Working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub workdir: Option<String>,
     /// Kill the command (and everything it started) after this many milliseconds (default
     /// 10000; CLI: the global --timeout-ms).

@@ -17,13 +17,15 @@ use crate::workspace::root;
 pub struct ExecCommandArgs {
     /// The shell command line, run as `<shell> -c <cmd>`.
     #[arg(value_name = "CMD")]
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_COMMAND_CHARS))]
     pub cmd: String,
     /// Working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub workdir: Option<String>,
     /// The shell (default: config exec.shell, else /bin/bash).
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub shell: Option<String>,
     /// Run the shell as a login shell (-lc instead of -c; default false).
     #[arg(long)]

@@ -27,9 +27,10 @@ pub const MAX_LIMIT: u64 = 2000;
 pub struct GlobArgs {
     /// Glob pattern, e.g. "**/*.rs" or "src/*.{ts,tsx}". `*` and `?` stay within one folder,
     /// `**` crosses folders; a pattern without "/" matches at any depth.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub pattern: String,
     /// The folder to search under (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// Most paths to show (default 100, at most 2000).
     #[arg(long)]

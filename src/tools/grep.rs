@@ -56,12 +56,14 @@ pub enum OutputMode {
 #[serde(deny_unknown_fields)]
 pub struct GrepArgs {
     /// Regular expression (Rust regex syntax), or a literal string with fixed_strings.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub pattern: String,
     /// File or folder to search (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}".
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_PATTERN_CHARS))]
     pub include: Option<String>,
     /// Most files (files/count output) or matching lines (content output) to show (default 100,
     /// at most 2000).
@@ -246,10 +248,25 @@ struct Found {
     special_files: u64,
 }
 
+/// Largest compiled regex program, in bytes (the regex crate's own default). A pattern over
+/// it is an argument error, reached in a fraction of a second.
+pub const REGEX_SIZE_LIMIT: usize = 10 << 20;
+/// Memory for the lazy DFA's cache per search thread, in bytes; past it the engine falls back
+/// to slower matching rather than growing.
+pub const REGEX_DFA_CACHE: usize = 32 << 20;
+/// Deepest nesting of groups and repetitions accepted in a pattern.
+pub const REGEX_NEST_LIMIT: u32 = 100;
+
 /// Builds the matcher. An invalid regex is an argument error quoting the engine's message
 /// (spec 02).
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
     let mut b = RegexMatcherBuilder::new();
+    // Compiling stops with an error once the program passes the size limit, so a pattern
+    // that would compile to a huge program (`(\w{1000}){1000}`) fails fast; the DFA cache
+    // bounds search memory (grep-regex's defaults, made for ripgrep, are 100 MiB and 1 GiB).
+    b.size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_DFA_CACHE)
+        .nest_limit(REGEX_NEST_LIMIT);
     // `^` and `$` match at line boundaries, as in ripgrep.
     b.multi_line(true)
         .fixed_strings(args.fixed_strings.unwrap_or(false));
@@ -264,13 +281,20 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         // Line-by-line search: the matcher must never match a line terminator.
         b.line_terminator(Some(b'\n'));
     }
+    if !args.fixed_strings.unwrap_or(false) {
+        crate::search::grep::check_regex_cost(&args.pattern)
+            .map_err(|why| ToolError::usage(format!("invalid regex: {why}")))?;
+    }
     b.build(&args.pattern).map_err(|e| {
         // grep-regex reports syntax errors against the pattern it wrapped; the parser's own
-        // message points into the pattern as the caller wrote it.
+        // message points into the pattern as the caller wrote it. (A pattern over the size
+        // limit parsed fine: parsing it again would only cost time.)
+        let msg = e.to_string();
         let msg = match args.fixed_strings {
-            Some(true) => e.to_string(),
+            _ if msg.contains("size limit") => msg,
+            Some(true) => msg,
             _ => match regex_syntax::Parser::new().parse(&args.pattern) {
-                Err(syntax) => syntax.to_string(),
+                Err(syntax) => describe_syntax(&args.pattern, &syntax),
                 Ok(_) => e.to_string(),
             },
         };
@@ -281,6 +305,27 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         };
         ToolError::usage(format!("invalid regex: {msg}{hint}"))
     })
+}
+
+/// The regex parser's message: the pattern with a marker under the fault when it is short,
+/// else only what and where (a 64 KiB pattern is not quoted back).
+fn describe_syntax(pattern: &str, e: &regex_syntax::Error) -> String {
+    if pattern.len() <= 200 {
+        return e.to_string();
+    }
+    let (kind, offset) = match e {
+        regex_syntax::Error::Parse(p) => (p.kind().to_string(), p.span().start.offset),
+        regex_syntax::Error::Translate(t) => (t.kind().to_string(), t.span().start.offset),
+        other => {
+            return other
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned();
+        }
+    };
+    format!("{kind} (at byte {offset} of the pattern)")
 }
 
 /// Whether the `Files whose names match:` section compares without case: `case` as given, and

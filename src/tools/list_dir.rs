@@ -15,6 +15,7 @@ use crate::workspace::policy::Access;
 #[serde(deny_unknown_fields)]
 pub struct ListDirArgs {
     /// The folder to list (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// First entry to show, 1-based, in tree order (default 1).
     #[arg(long)]

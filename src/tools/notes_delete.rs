@@ -14,6 +14,7 @@ use crate::workspace::context::Ctx;
 #[serde(deny_unknown_fields)]
 pub struct NotesDeleteArgs {
     /// The note's name (as notes_list shows it; a trailing .md is accepted).
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub name: String,
 }
 

@@ -18,7 +18,7 @@ use crate::workspace::context::Ctx;
 pub struct NotesListArgs {
     /// Only notes whose name or text contains this (any letter case).
     #[arg(long)]
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub query: Option<String>,
 }
 

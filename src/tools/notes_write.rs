@@ -15,11 +15,12 @@ use crate::workspace::context::Ctx;
 pub struct NotesWriteArgs {
     /// The note's name: 1-64 characters of A-Z a-z 0-9 . _ -, not starting with a dot (a
     /// trailing .md is dropped), e.g. build, decisions, api-layout.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub name: String,
     /// The text (CLI: --content, or stdin). Replaces the note, or is added at its end with
     /// append. A final newline is added when missing.
     #[arg(long)]
-    #[schemars(required)]
+    #[schemars(required, length(max = crate::args::MAX_BODY_CHARS))]
     pub content: Option<String>,
     /// Add the content at the end of the existing note, on a new line, instead of replacing
     /// it (default false).

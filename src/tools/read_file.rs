@@ -60,6 +60,7 @@ pub struct Indentation {
 #[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
     /// The file to read (relative to the current directory). A directory is listed instead.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// First line to show, 1-based (default 1).
     #[arg(long)]

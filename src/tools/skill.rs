@@ -17,6 +17,7 @@ use crate::workspace::context::Ctx;
 #[serde(deny_unknown_fields)]
 pub struct SkillArgs {
     /// The skill's exact name from the list (never a path). Without it: the whole list.
+    #[schemars(length(max = crate::args::MAX_NAME_CHARS))]
     pub name: Option<String>,
 }
 

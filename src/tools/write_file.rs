@@ -20,11 +20,12 @@ use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 #[serde(deny_unknown_fields)]
 pub struct WriteFileArgs {
     /// The file to create or overwrite. Parent folders are created.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// The whole new content (CLI: --content, or stdin). Written exactly as given; in an
     /// existing file, line breaks take the file's own line ending and encoding.
     #[arg(long)]
-    #[schemars(required)]
+    #[schemars(required, length(max = crate::args::MAX_BODY_CHARS))]
     pub content: Option<String>,
     /// Replace an existing file (default true); false refuses when the file exists.
     #[arg(long)]
@@ -55,7 +56,7 @@ pub enum MtimeGuard {
     /// Milliseconds since the Unix epoch.
     Millis(i64),
     /// RFC 3339, e.g. `2026-11-30T14:51:18Z` or with an offset and fraction.
-    Text(String),
+    Text(#[schemars(length(max = 64))] String),
 }
 
 impl std::str::FromStr for MtimeGuard {

@@ -29,6 +29,7 @@ pub struct WriteStdinArgs {
             characters of text. Without --chars the text is read from stdin when stdin is \
             not a terminal; otherwise the call only polls for output"
     )]
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub chars: Option<String>,
     /// How long to wait for output, in ms (default 250; 250..30000 after a write; an empty
     /// poll waits 5000..300000). The call returns earlier when the process exits.

@@ -82,10 +82,14 @@ pub struct Ctx {
     /// [`WriteGate`]): a timeout or a cancellation abandons the call only before it writes.
     pub gate: Arc<WriteGate>,
     state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
+    /// Things the caller is told once, after the result (a corrupt state database that was
+    /// replaced): see [`Ctx::notice`].
+    notices: Mutex<Vec<String>>,
+    /// Why the last freshness registration failed, to explain a later refusal.
+    unrecorded: Mutex<Option<String>>,
 }
 
-/// Groups on by default for `call`, `mcp` and `schema` (spec 00, "Groups").
-pub const DEFAULT_GROUPS: [&str; 1] = ["files"];
+pub use crate::workspace::config::DEFAULT_GROUPS;
 
 fn env_off(name: &str) -> bool {
     std::env::var(name)
@@ -138,7 +142,12 @@ impl Ctx {
             .clone()
             .or_else(|| std::env::var_os("AGTOOL_CONFIG").map(PathBuf::from))
             .map(|p| cwd.join(p));
-        let config = Config::load(&root, explicit_config.as_deref())?;
+        let loaded = crate::workspace::trust::load(&root, explicit_config.as_deref())?;
+        // Every face builds its context here, so every face warns (stderr: not for the model).
+        for w in &loaded.warnings {
+            eprintln!("{w}");
+        }
+        let config = loaded.config;
         let agent = settings
             .agent
             .clone()
@@ -191,6 +200,8 @@ impl Ctx {
             cancel: Cancel::never(),
             gate: Arc::new(WriteGate::new()),
             state: Arc::new(OnceLock::new()),
+            notices: Mutex::new(Vec::new()),
+            unrecorded: Mutex::new(None),
         })
     }
 
@@ -216,6 +227,8 @@ impl Ctx {
             cancel,
             gate: Arc::new(WriteGate::new()),
             state: self.state.clone(),
+            notices: Mutex::new(Vec::new()),
+            unrecorded: Mutex::new(None),
         }
     }
 
@@ -265,9 +278,17 @@ impl Ctx {
         f: impl FnOnce(&StateStore) -> Result<T, String>,
     ) -> Result<T, String> {
         let store = self.state.get_or_init(|| {
-            let dir = root::ensure_state_dir(&self.root)
-                .map_err(|e| format!("cannot create {}: {e}", self.state_dir().display()))?;
-            StateStore::open(&dir).map(Mutex::new)
+            let dir = root::ensure_state_dir(&self.root).map_err(|e| {
+                format!(
+                    "cannot use the state folder {}: {e}",
+                    self.state_dir().display()
+                )
+            })?;
+            let mut store = StateStore::open(&dir)?;
+            if let Some(note) = store.take_notice() {
+                self.notice(note);
+            }
+            Ok(Mutex::new(store))
         });
         match store {
             Ok(m) => {
@@ -300,7 +321,46 @@ impl Ctx {
             s.clear_failures(&self.agent, real)
         }) {
             Ok(()) => None,
-            Err(e) => Some(format!("(note: the tag was not recorded: {e})")),
+            Err(e) => {
+                let note = format!(
+                    "(note: the tag was not recorded, so an edit of this file will be refused \
+                     until it is: {e})"
+                );
+                *self.unrecorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                Some(note)
+            }
         }
+    }
+
+    /// Why reads cannot be recorded now (a read-only or locked state database, an unusable
+    /// state folder), to explain a freshness refusal; None when they can. Asks the store with
+    /// an empty write, so only for a refusal already decided.
+    pub fn recording_problem(&self) -> Option<String> {
+        if let Some(e) = self
+            .unrecorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+        {
+            return Some(e);
+        }
+        match self.with_state(|s| Ok(s.write_problem())) {
+            Ok(problem) => problem,
+            Err(e) => Some(e),
+        }
+    }
+
+    /// Queues `text` to be told once, after this call's result (spec 01: a replaced state
+    /// database is said once). Printed by the face that prints the result.
+    pub fn notice(&self, text: impl Into<String>) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text.into());
+    }
+
+    /// Takes the queued notices (see [`Ctx::notice`]).
+    pub fn take_notices(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }

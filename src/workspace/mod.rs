@@ -12,5 +12,6 @@ pub mod root;
 pub mod skill_dirs;
 pub mod special;
 pub mod state;
+pub mod trust;
 pub mod txn;
 pub mod write_gate;

@@ -167,15 +167,31 @@ impl<'c> Transaction<'c> {
         }
         let now = content_tag(current);
         let recorded = self.shown_tag(path).map_err(ToolError::refused)?;
+        // When reads cannot be recorded, "read it first" would send the caller in a circle:
+        // say why instead (spec 01; issue 12: a read-only database).
+        let unrecordable = || self.ctx.recording_problem();
         match recorded {
-            None => Err(ToolError::refused(format!(
-                "read {} before editing it (read_file shows the current content and records it)",
-                path.spelled
-            ))),
-            Some(tag) if tag != now => Err(ToolError::refused(format!(
-                "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
-                path.spelled
-            ))),
+            None => Err(ToolError::refused(match unrecordable() {
+                Some(why) => format!(
+                    "no read of {} is recorded, and reads cannot be recorded now: {why}",
+                    path.spelled
+                ),
+                None => format!(
+                    "read {} before editing it (read_file shows the current content and records it)",
+                    path.spelled
+                ),
+            })),
+            Some(tag) if tag != now => Err(ToolError::refused(match unrecordable() {
+                Some(why) => format!(
+                    "{} differs from the last read agtool could record (tag {tag}, now {now}), \
+                     and reads cannot be recorded now: {why}",
+                    path.spelled
+                ),
+                None => format!(
+                    "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
+                    path.spelled
+                ),
+            })),
             Some(_) => Ok(()),
         }
     }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 pub mod client;
+pub mod guard;
 mod live;
 mod paths;
 mod protocol;
@@ -188,7 +189,7 @@ impl SessionReply {
 pub struct SessionInfo {
     /// Session id.
     pub id: u64,
-    /// Pid of the session's shell (also its process group id).
+    /// Pid of the session's command (the shell). Its process group is its guard's.
     pub pid: i32,
     /// None while running; the exit code once the process has exited (not yet reported).
     pub exit_code: Option<i32>,

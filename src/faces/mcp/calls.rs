@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::{ToolError, ToolResult};
 use crate::exec::interrupt::Cancel;
+use crate::faces::output::with_notices;
 use crate::faces::run::{timed_out, timeout_for};
 use crate::tools::ToolSpec;
 use crate::workspace::context::Ctx;
@@ -79,7 +80,7 @@ impl Call {
                             "{name} failed (a bug: it panicked)"
                         )))
                     });
-            let _ = tx.send(result);
+            let _ = tx.send(with_notices(result, ctx.take_notices()));
         });
         let deadline = async {
             match timeout {
