@@ -481,10 +481,10 @@ fn an_unknown_group_is_an_error_everywhere() {
         ),
         "in --groups",
     );
-    ws.write(
-        ".agent-state/config.toml",
-        "[tools]\ngroups = [\"files\", \"bogus\"]\n",
-    );
+    // In the user's own config (a workspace's config.toml only counts for a trusted workspace).
+    let user_config = ws.home.join(".config/agtool/config.toml");
+    std::fs::create_dir_all(user_config.parent().unwrap()).unwrap();
+    std::fs::write(&user_config, "[tools]\ngroups = [\"files\", \"bogus\"]\n").unwrap();
     check(call(&mut ws.cmd()), "in config tools.groups");
     // Direct subcommands do not look at the groups.
     ws.run(&["read-file", "a.txt"]).code(0);

@@ -124,18 +124,6 @@ pub fn catching_panics(json: bool, main: impl FnOnce() -> i32) -> i32 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_panic_becomes_exit_1() {
-        let previous = std::panic::take_hook();
-        let code = super::catching_panics(false, || panic!("boom {}", 42));
-        std::panic::set_hook(previous);
-        assert_eq!(code, 1);
-        assert_eq!(super::catching_panics(false, || 7), 7);
-    }
-}
-
 /// `result` with the call's notices (things said once, such as a replaced state database)
 /// after its text or message, and as a `notices` list in the `--json` envelope.
 pub fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
@@ -156,5 +144,17 @@ pub fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
             e.message.push_str(&joined);
             Err(e.with("notices", notices))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panic_becomes_exit_1() {
+        let previous = std::panic::take_hook();
+        let code = super::catching_panics(false, || panic!("boom {}", 42));
+        std::panic::set_hook(previous);
+        assert_eq!(code, 1);
+        assert_eq!(super::catching_panics(false, || 7), 7);
     }
 }

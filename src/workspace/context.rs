@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
-use crate::exec::interrupt::Cancel;
 use crate::text::path_escape::encode_path;
+use crate::workspace::cancel::Cancel;
 use crate::workspace::config::Config;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;

@@ -2,6 +2,7 @@
 //! (root, current directory, agent, policy, state store), the file layer, write transactions
 //! and the state store (spec 00 "Workspace root and state", spec 01).
 
+pub mod cancel;
 pub mod config;
 pub mod context;
 pub mod dir;
