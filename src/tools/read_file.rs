@@ -262,7 +262,7 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
     };
     let open = || open_regular(path).map_err(refusal);
     if args.mode.unwrap_or_default() == Mode::Slice {
-        match scan::scan(open()?, size, window) {
+        match scan::scan(&open()?, size, window) {
             Ok(s) => return Ok(view_from_scan(s)),
             Err(ScanStop::Binary(len)) => {
                 return Err(ToolError::refused(

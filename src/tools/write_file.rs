@@ -154,7 +154,7 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let change = Change {
             path: path.clone(),
             before: before.clone(),
-            after: Some(after),
+            after: Some(after.into()),
             old_text: old_text.as_ref().map(|t| t.text().to_owned()),
             new_text: Some(new_text.text().to_owned()),
             mode: None,

@@ -27,6 +27,22 @@ pub fn write_atomic_with_mode(
     bytes: &[u8],
     new_mode: Option<u32>,
 ) -> io::Result<()> {
+    write_atomic_parts(target, &[bytes], new_mode, None)
+}
+
+/// Bytes fed to the content-tag hasher per step while writing: the slice is hashed and then
+/// written while it is still in cache.
+const HASH_STEP: usize = 1024 * 1024;
+
+/// [`write_atomic_with_mode`] of the concatenation of `parts` (a file spliced from pieces of
+/// another buffer is written without being assembled first). When `tag` is given, every byte
+/// written is also fed to it, so the new content tag is computed in the same pass.
+pub fn write_atomic_parts(
+    target: &Path,
+    parts: &[&[u8]],
+    new_mode: Option<u32>,
+    mut tag: Option<&mut crate::text::tag::TagHasher>,
+) -> io::Result<()> {
     let dir = target
         .parent()
         .ok_or_else(|| io::Error::other(format!("{} has no parent folder", target.display())))?;
@@ -43,7 +59,17 @@ pub fn write_atomic_with_mode(
     };
     let (temp_path, mut file) = create_temp(dir, target)?;
     let result = (|| {
-        file.write_all(bytes)?;
+        for part in parts {
+            match tag.as_deref_mut() {
+                None => file.write_all(part)?,
+                Some(hasher) => {
+                    for step in part.chunks(HASH_STEP) {
+                        hasher.update(step);
+                        file.write_all(step)?;
+                    }
+                }
+            }
+        }
         if let Some(mode) = existing_mode {
             // Set after creation: the umask must not strip bits the original had.
             file.set_permissions(std::fs::Permissions::from_mode(mode))?;

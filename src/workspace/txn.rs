@@ -8,14 +8,17 @@
 //! same stale read exactly one lands.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Output, ToolError};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
-use crate::text::tag::content_tag;
+use crate::text::tag::{TagHasher, content_tag};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
+use crate::workspace::fs::{
+    PathLock, missing_dirs, mode_of, write_atomic_parts, write_atomic_with_mode,
+};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 
@@ -27,7 +30,7 @@ pub struct Change {
     /// The bytes on disk now (`None`: the file does not exist).
     pub before: Option<Vec<u8>>,
     /// The bytes to write (`None`: delete the file).
-    pub after: Option<Vec<u8>>,
+    pub after: Option<After>,
     /// The decoded old text, for the syntax gate and the diff. `None` for a new file, and
     /// also allowed for an existing file when [`texts_needed`] says the texts would not be
     /// looked at (the gate then says nothing): a 100 MB edit need not hold two more copies.
@@ -37,6 +40,50 @@ pub struct Change {
     /// Permission bits for a file this change creates (a move destination takes its
     /// source's); `None`: the default. An existing file always keeps its own.
     pub mode: Option<u32>,
+}
+
+/// The bytes a change writes.
+#[derive(Debug, Clone)]
+pub enum After {
+    /// These bytes.
+    Bytes(Vec<u8>),
+    /// The bytes before (`Change::before`, which must be there) with every range of `ranges`
+    /// (sorted, non-overlapping byte offsets) replaced by `with`: an edit of a large file is
+    /// written from the file's own buffer, without a second copy of it.
+    Splice {
+        /// Byte ranges of the old content.
+        ranges: Vec<Range<usize>>,
+        /// What each range becomes.
+        with: Vec<u8>,
+    },
+}
+
+impl From<Vec<u8>> for After {
+    fn from(bytes: Vec<u8>) -> After {
+        After::Bytes(bytes)
+    }
+}
+
+impl After {
+    /// The content as consecutive slices of itself and of `before` (the old content).
+    /// Panics for a splice without `before` or with ranges out of order or out of bounds.
+    pub fn parts<'a>(&'a self, before: Option<&'a [u8]>) -> Vec<&'a [u8]> {
+        match self {
+            After::Bytes(bytes) => vec![bytes],
+            After::Splice { ranges, with } => {
+                let old = before.expect("a splice of the bytes before");
+                let mut parts = Vec::with_capacity(2 * ranges.len() + 1);
+                let mut at = 0;
+                for r in ranges {
+                    parts.push(&old[at..r.start]);
+                    parts.push(with.as_slice());
+                    at = r.end;
+                }
+                parts.push(&old[at..]);
+                parts
+            }
+        }
+    }
 }
 
 /// Whether a transaction with `opts` would look at the decoded texts of a change whose
@@ -234,19 +281,8 @@ impl<'c> Transaction<'c> {
         // From here the call runs to its end even past its timeout: every file is written
         // (or restored) and registered, never some of them.
         let _writing = self.ctx.gate.writing()?;
-        // The new tags are hashed on another core while the files are written and fsynced:
-        // for a large file each takes about as long as the other.
-        let tags: Vec<Option<String>> = std::thread::scope(|s| {
-            let hashing = s.spawn(|| {
-                changes
-                    .iter()
-                    .map(|c| c.after.as_deref().map(content_tag))
-                    .collect()
-            });
-            let written = self.write_all(&changes);
-            let tags = hashing.join().unwrap_or_default();
-            written.map(|()| tags)
-        })?;
+        // The new tags are hashed while the files are written, in the same pass.
+        let tags = self.write_all(&changes)?;
         let mut results = Vec::with_capacity(changes.len());
         for ((c, syntax), tag) in changes.iter().zip(summaries).zip(tags) {
             let note = match &tag {
@@ -285,30 +321,35 @@ impl<'c> Transaction<'c> {
         Ok(outcome.summary_line())
     }
 
-    fn write_all(&self, changes: &[Change]) -> Result<(), ToolError> {
+    /// Writes every change, returning the new content tag of each (`None` for a deletion).
+    fn write_all(&self, changes: &[Change]) -> Result<Vec<Option<String>>, ToolError> {
         let mut undo = Vec::new();
+        let mut tags = Vec::with_capacity(changes.len());
         for (i, c) in changes.iter().enumerate() {
-            if let Err(e) = apply_change(c, &mut undo) {
-                let restored = restore(undo);
-                return Err(ToolError::refused(format!(
-                    "writing {} failed: {e}; {}",
-                    c.path.spelled,
-                    if restored {
-                        if i == 0 {
-                            "nothing was changed".to_owned()
+            match apply_change(c, &mut undo) {
+                Ok(tag) => tags.push(tag),
+                Err(e) => {
+                    let restored = restore(undo);
+                    return Err(ToolError::refused(format!(
+                        "writing {} failed: {e}; {}",
+                        c.path.spelled,
+                        if restored {
+                            if i == 0 {
+                                "nothing was changed".to_owned()
+                            } else {
+                                format!(
+                                    "the {} already written were restored",
+                                    crate::text::plural::count(i, "file")
+                                )
+                            }
                         } else {
-                            format!(
-                                "the {} already written were restored",
-                                crate::text::plural::count(i, "file")
-                            )
+                            "restoring the files already written failed too; check them".to_owned()
                         }
-                    } else {
-                        "restoring the files already written failed too; check them".to_owned()
-                    }
-                )));
+                    )));
+                }
             }
         }
-        Ok(())
+        Ok(tags)
     }
 }
 
@@ -328,16 +369,23 @@ enum Undo<'c> {
     Relink { link: &'c Path, target: PathBuf },
 }
 
-/// Makes one change on disk and records how to undo it. A deletion whose path is a symlink
-/// removes the link, never the file it points to (spec 01: the link is what the path names).
-fn apply_change<'c>(c: &'c Change, undo: &mut Vec<Undo<'c>>) -> std::io::Result<()> {
+/// Makes one change on disk and records how to undo it; returns the new content tag (`None`
+/// for a deletion). A deletion whose path is a symlink removes the link, never the file it
+/// points to (spec 01: the link is what the path names).
+fn apply_change<'c>(c: &'c Change, undo: &mut Vec<Undo<'c>>) -> std::io::Result<Option<String>> {
     let real = c.path.real.as_path();
     match (&c.after, &c.before) {
-        (Some(bytes), before) => {
+        (Some(after), before) => {
             if let Some(dir) = real.parent() {
                 undo.extend(missing_dirs(dir).into_iter().map(Undo::RemoveDir));
             }
-            write_atomic_with_mode(real, bytes, c.mode)?;
+            let mut hasher = TagHasher::new();
+            write_atomic_parts(
+                real,
+                &after.parts(before.as_deref()),
+                c.mode,
+                Some(&mut hasher),
+            )?;
             undo.push(match before {
                 Some(old) => Undo::Rewrite {
                     path: real,
@@ -346,6 +394,7 @@ fn apply_change<'c>(c: &'c Change, undo: &mut Vec<Undo<'c>>) -> std::io::Result<
                 },
                 None => Undo::RemoveFile(real),
             });
+            Ok(Some(hasher.tag()))
         }
         (None, before) => {
             let link = c.path.literal.as_path();
@@ -362,9 +411,9 @@ fn apply_change<'c>(c: &'c Change, undo: &mut Vec<Undo<'c>>) -> std::io::Result<
                     mode,
                 });
             }
+            Ok(None)
         }
     }
-    Ok(())
 }
 
 /// Undoes the recorded steps, newest first. True when every step succeeded.
