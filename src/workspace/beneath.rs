@@ -495,6 +495,16 @@ impl Dir {
             .map_err(errno)
     }
 
+    /// Flushes everything written to the filesystem holding this directory (`syncfs`): one
+    /// call for a whole tree of new files, where an `fsync` of each would cost a journal
+    /// commit per file.
+    pub fn sync_filesystem(&self) -> io::Result<()> {
+        match rustix::fs::syncfs(&self.fd) {
+            Err(Errno::BADF) => self.sync(),
+            other => other.map_err(errno),
+        }
+    }
+
     /// Sets the permission bits of this directory itself (`fchmod` on the handle, so a symlink
     /// swapped in for its name meanwhile is never followed). Fails for a handle that could only
     /// be opened as a path (a folder we may not read).
