@@ -10,7 +10,6 @@ pub mod cancel;
 pub mod config;
 pub mod context;
 pub mod copy;
-pub mod dir;
 pub mod fs;
 pub mod journal;
 pub mod mkdir;
