@@ -70,6 +70,9 @@ _agtool() {
             agtool,state)
                 cmd="agtool__subcmd__state"
                 ;;
+            agtool,web-fetch)
+                cmd="agtool__subcmd__web__subcmd__fetch"
+                ;;
             agtool,write-file)
                 cmd="agtool__subcmd__write__subcmd__file"
                 ;;
@@ -129,6 +132,9 @@ _agtool() {
                 ;;
             agtool__subcmd__help,state)
                 cmd="agtool__subcmd__help__subcmd__state"
+                ;;
+            agtool__subcmd__help,web-fetch)
+                cmd="agtool__subcmd__help__subcmd__web__subcmd__fetch"
                 ;;
             agtool__subcmd__help,write-file)
                 cmd="agtool__subcmd__help__subcmd__write__subcmd__file"
@@ -209,7 +215,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call state sessions completions man session-server help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch schema call state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -755,7 +761,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin schema call state sessions completions man session-server help"
+            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch schema call state sessions completions man session-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1093,6 +1099,20 @@ _agtool() {
         agtool__subcmd__help__subcmd__state__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__web__subcmd__fetch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1751,6 +1771,56 @@ _agtool() {
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__web__subcmd__fetch)
+            opts="-h --max-chars --start-index --raw --args --root --agent --config --json --no-freshness --no-syntax-check --groups --timeout-ms --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-index)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --raw)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

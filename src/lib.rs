@@ -5,7 +5,8 @@
 //! policy, file layer and state store; [`text`] content tags, editable text and rendering;
 //! [`patch`] the pure apply-patch engine (parse, seek, line edits);
 //! [`cli`] turns the registry into the command line; [`commands`] the meta commands
-//! (`schema`, `call`, `state`); [`exec`] the process core behind the exec tools.
+//! (`schema`, `call`, `state`); [`exec`] the process core behind the exec tools; [`web`] the address policy, transport,
+//! conversion and page copies behind web-fetch.
 
 #![warn(missing_docs)]
 
@@ -17,4 +18,5 @@ pub mod exec;
 pub mod patch;
 pub mod text;
 pub mod tools;
+pub mod web;
 pub mod workspace;

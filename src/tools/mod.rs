@@ -18,6 +18,7 @@ pub mod grep;
 pub mod list_dir;
 pub mod read_file;
 pub mod walk;
+pub mod web_fetch;
 pub mod write_file;
 pub mod write_stdin;
 pub mod write_support;
@@ -168,6 +169,7 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<exec::Exec>(),
         spec::<exec_command::ExecCommand>(),
         spec::<write_stdin::WriteStdin>(),
+        spec::<web_fetch::WebFetch>(),
     ]
 }
 
