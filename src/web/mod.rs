@@ -10,6 +10,7 @@
 pub mod cache;
 pub mod convert;
 pub mod fetch;
+pub mod html;
 pub mod page;
 pub mod policy;
 
@@ -20,8 +21,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use self::convert::{HtmlPage, Treatment};
+use self::convert::Treatment;
 use self::fetch::Clock;
+use self::html::HtmlPage;
 use self::policy::WebPolicy;
 
 /// Most hops after the first URL: HTTP redirects and meta refreshes together (spec 06).
@@ -260,33 +262,32 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
         clock.step(format!("decoding {} bytes from {url}", body.bytes.len()))?;
         let doc = Decoded::new(body.bytes, body.cut, content_type.as_deref(), &url)?;
         let text = if doc.treatment == Treatment::Html && !req.raw {
-            clock.step(format!(
-                "converting {} characters of HTML from {url}",
-                doc.text.len()
-            ))?;
-            let page = HtmlPage::parse(&doc.text).map_err(&failed)?;
-            if (200..300).contains(&status.0)
-                && let Some((secs, target)) =
-                    page.refresh.as_deref().and_then(convert::parse_refresh)
-                && secs <= MAX_REFRESH_SECS
-                && let Ok(next) = convert::resolve_target(&url, &target)
-                && next != url
-            {
-                hop(&mut visited, next.clone(), Via::Refresh)?;
-                url = next;
-                continue;
+            match convert_html(&doc.text, &url, clock, true, &mut notes).map_err(|e| match e {
+                WebError::Failed(m) => failed(m),
+                other => other,
+            })? {
+                Converted::Text(text) => text,
+                Converted::Refresh(target)
+                    if (200..300).contains(&status.0)
+                        && let Ok(next) = convert::resolve_target(&url, &target)
+                        && next != url =>
+                {
+                    hop(&mut visited, next.clone(), Via::Refresh)?;
+                    url = next;
+                    continue;
+                }
+                Converted::Refresh(_) => {
+                    // Not followed (an error page, a refresh to itself): convert it after all.
+                    match convert_html(&doc.text, &url, clock, false, &mut notes).map_err(|e| {
+                        match e {
+                            WebError::Failed(m) => failed(m),
+                            other => other,
+                        }
+                    })? {
+                        Converted::Text(text) | Converted::Refresh(text) => text,
+                    }
+                }
             }
-            if page.flattened {
-                notes.push(format!(
-                    "the page nests elements deeper than {}; deeper structure was flattened",
-                    convert::MAX_DEPTH
-                ));
-            }
-            clock.step(format!(
-                "converting {} characters of HTML from {url}",
-                doc.text.len()
-            ))?;
-            page.to_text(&url, TEXT_WIDTH).map_err(&failed)?
         } else {
             doc.text
         };
@@ -310,6 +311,62 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
             text,
         });
     }
+}
+
+/// What converting an HTML page gave.
+enum Converted {
+    /// The text.
+    Text(String),
+    /// The page asks for a refresh to this target within [`MAX_REFRESH_SECS`].
+    Refresh(String),
+}
+
+/// Converts an HTML page piece by piece (see [`html`]), checking the deadline between
+/// pieces. With `refresh`, stops at the first piece when the page holds a meta refresh within
+/// [`MAX_REFRESH_SECS`] (only the first piece, which holds the head, is looked at).
+fn convert_html(
+    src: &str,
+    url: &Url,
+    clock: &Clock,
+    refresh: bool,
+    notes: &mut Vec<String>,
+) -> Result<Converted, WebError> {
+    clock.step(format!("converting {} bytes of HTML from {url}", src.len()))?;
+    let capped = html::cap_nesting(src);
+    let src = capped.as_deref().unwrap_or(src);
+    let pieces = html::plan(src, html::PIECE_BYTES);
+    let count = pieces.len();
+    let mut converter = html::Converter::new(url, TEXT_WIDTH);
+    let mut flattened = capped.is_some();
+    let mut buf = String::new();
+    for (i, piece) in pieces.into_iter().enumerate() {
+        clock.step(format!(
+            "converting the HTML from {url} (part {} of {count})",
+            i + 1
+        ))?;
+        buf.clear();
+        buf.push_str(&piece.reopen);
+        buf.push_str(&src[piece.range.clone()]);
+        let page = HtmlPage::parse(&buf).map_err(WebError::Failed)?;
+        if i == 0
+            && refresh
+            && let Some((secs, target)) = page.refresh.as_deref().and_then(convert::parse_refresh)
+            && secs <= MAX_REFRESH_SECS
+        {
+            return Ok(Converted::Refresh(target));
+        }
+        flattened |= page.flattened;
+        converter
+            .add(page, piece.blank_line_before)
+            .map_err(WebError::Failed)?;
+    }
+    if flattened {
+        notes.push(format!(
+            "the page nests elements deeper than {}; deeper structure was flattened",
+            html::MAX_DEPTH
+        ));
+    }
+    Ok(Converted::Text(converter.finish()))
 }
 
 /// Adds a hop, refusing a loop and more than [`MAX_HOPS`].
