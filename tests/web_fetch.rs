@@ -325,7 +325,10 @@ fn a_redirect_into_a_refused_loopback_address_never_connects() {
             ));
             assert_eq!(v6.accepts(), 0, "[::1] was never connected to");
         }
-        None => println!("SKIP the [::1] part: this machine has no IPv6 loopback"),
+        None => web_common::skip(
+            "a_redirect_into_a_refused_loopback_address_never_connects: the [::1] part (no \
+             IPv6 loopback here)",
+        ),
     }
 }
 

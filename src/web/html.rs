@@ -618,7 +618,15 @@ impl Converter {
             }
             self.text.push('\n');
         }
-        self.text.push_str(&text);
+        // html2text pads table cells to their column's width: spaces at the end of a line
+        // only cost the reader.
+        for line in text.split_inclusive('\n') {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            self.text.push_str(body.trim_end_matches(' '));
+            if body.len() < line.len() {
+                self.text.push('\n');
+            }
+        }
         Ok(())
     }
 
@@ -807,5 +815,14 @@ mod tests {
         assert!(cap_nesting(&html).is_some());
         let text = to_text(&html, &url(), 80).unwrap();
         assert!(text.contains("deep text"), "{text}");
+    }
+
+    #[test]
+    fn table_cells_lose_their_trailing_padding() {
+        let html = "<table><tr><th>Name</th><th>Note</th></tr><tr><td>a</td>\
+                    <td>a longer note</td></tr></table>";
+        let text = to_text(html, &url(), 100).unwrap();
+        assert!(text.contains("Name│Note\n"), "{text}");
+        assert!(!text.lines().any(|l| l.ends_with(' ')), "{text}");
     }
 }

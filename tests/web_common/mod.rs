@@ -714,6 +714,12 @@ pub fn gzip_of_as(len: u64, crc: u32) -> Vec<u8> {
     b.out
 }
 
+/// Prints `SKIP <why>` on stderr past libtest's output capture (which would show it only
+/// for a failing test), so a test that could not run is seen in every run.
+pub fn skip(why: &str) {
+    let _ = std::io::stderr().write_all(format!("SKIP {why}\n").as_bytes());
+}
+
 /// Whether this process is the copy of a test re-run inside a network namespace.
 pub fn in_netns() -> bool {
     std::env::var_os("AGTOOL_TEST_IN_NETNS").is_some()
@@ -747,15 +753,17 @@ pub fn run_in_netns(name: &str) -> bool {
         .output();
     match probe {
         Err(e) => {
-            println!("SKIP {name}: cannot run unshare to make a network namespace ({e})");
+            skip(&format!(
+                "{name}: cannot run unshare to make a network namespace ({e})"
+            ));
             return false;
         }
         Ok(o) if !o.status.success() => {
-            println!(
-                "SKIP {name}: cannot make a network namespace with lo up (needs root, unshare \
+            skip(&format!(
+                "{name}: cannot make a network namespace with lo up (needs root, unshare \
                  and ip): {}",
                 String::from_utf8_lossy(&o.stderr).trim()
-            );
+            ));
             return false;
         }
         Ok(_) => {}
