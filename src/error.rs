@@ -91,16 +91,6 @@ impl ToolError {
     }
 }
 
-impl From<crate::workspace::policy::PolicyError> for ToolError {
-    fn from(e: crate::workspace::policy::PolicyError) -> ToolError {
-        if e.is_usage() {
-            ToolError::usage(e.to_string())
-        } else {
-            ToolError::refused(e.to_string())
-        }
-    }
-}
-
 /// A short, model-facing reason for an I/O error: `no such file or directory`,
 /// `permission denied`, else the error's own text. Walk errors otherwise read
 /// `IO error for operation on <path>: Permission denied (os error 13)`, repeating the path the
@@ -110,6 +100,17 @@ pub fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
         _ => e.to_string(),
+    }
+}
+
+/// The refusal for a path a tool could not open or stat: `<path> does not exist` when it is
+/// missing (the one wording every tool uses, as edit_file and delete_path do), otherwise
+/// `cannot <verb> <path>: <reason>` with [`io_reason`]'s short reason.
+pub fn io_refusal(verb: &str, spelled: &str, e: &std::io::Error) -> ToolError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        ToolError::refused(format!("{spelled} does not exist"))
+    } else {
+        ToolError::refused(format!("cannot {verb} {spelled}: {}", io_reason(e)))
     }
 }
 

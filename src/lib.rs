@@ -1,21 +1,31 @@
 //! agtool: a command-line multitool that gives coding agents (and the people and scripts
 //! around them) the tools they need to work on a code base.
 //!
-//! Layout: [`tools`] holds one file per tool and the registry; [`workspace`] the root, path
-//! policy, file layer and state store; [`text`] content tags, editable text and rendering;
-//! [`patch`] the pure apply-patch engine (parse, seek, line edits);
-//! [`cli`] turns the registry into the command line; [`commands`] the meta commands
-//! (`schema`, `call`, `state`); [`exec`] the process core behind the exec tools; [`web`] the address policy, transport,
-//! conversion and page copies behind web-fetch.
+//! Layout, top to bottom (a module imports only modules below it):
+//! - faces: [`cli`] (the command line and dispatch) over [`faces`] (command tree, argument
+//!   intake, timeout runner, output, and the meta commands `schema`, `call`, `state`,
+//!   `sessions`, `completions`, `man`);
+//! - [`tools`]: the registry and one file per tool; [`args`]: tool argument schemas and
+//!   validation;
+//! - [`search`]: the directory walk, grep's search and folder listings;
+//! - [`notes`]: the notes store; [`skills`]: the host's skill folders and their catalogue;
+//! - core: [`workspace`] (root, config, tool context, path policy, file layer, write
+//!   transactions, state store), [`patch`] (the pure apply-patch engine), [`text`] (content
+//!   tags, editable text, anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees,
+//!   sessions), [`web`] (web-fetch's address policy, hops under one deadline, conversion and
+//!   page copies), and [`error`] (tool results and errors) at the bottom.
 
 #![warn(missing_docs)]
 
+pub mod args;
 pub mod cli;
-pub mod commands;
-pub mod context;
 pub mod error;
 pub mod exec;
+pub mod faces;
+pub mod notes;
 pub mod patch;
+pub mod search;
+pub mod skills;
 pub mod text;
 pub mod tools;
 pub mod web;

@@ -1,6 +1,6 @@
 //! agtool's binary: parse, dispatch, print, exit. Everything else lives in the library.
 
 fn main() {
-    let code = agtool::cli::main_with(std::env::args_os().collect());
+    let code = agtool::cli::run_main(std::env::args_os().collect());
     std::process::exit(code);
 }

@@ -294,7 +294,7 @@ fn a_failed_write_restores_the_files_already_written() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("the 2 file(s) already written were restored"),
+        stdout.contains("the 2 files already written were restored"),
         "{stdout}"
     );
     assert_eq!(content(&root, "a.txt"), "a\n");

@@ -303,14 +303,8 @@ fn json_envelope_for_success_refusal_and_usage_error() {
     out.code(1);
     let v: Value = serde_json::from_str(&out.out).unwrap();
     assert_eq!(v["ok"], false);
-    assert_eq!(
-        v["error"],
-        "cannot read missing.txt: no such file or directory"
-    );
-    assert_eq!(
-        v["output"],
-        "Error: cannot read missing.txt: no such file or directory"
-    );
+    assert_eq!(v["error"], "missing.txt does not exist");
+    assert_eq!(v["output"], "Error: missing.txt does not exist");
 
     let out = ws.run(&["--json", "read-file", "a.txt", "--offset", "0"]);
     out.code(2);

@@ -88,7 +88,8 @@ fn cases() -> Vec<Bad> {
             files: vec![("b.bin", b"PK\x03\x04\x00\x00two\x00".to_vec())],
             read_first: vec![],
             args: json!({"path": "b.bin", "old": "two", "new": "2"}),
-            says: "read b.bin before editing it",
+            // Named as binary before the freshness gate, which no read could satisfy.
+            says: "b.bin is a binary file (10 bytes) (edit_file, edit_lines and apply_patch change text files only",
             ..base()
         },
         Bad {
@@ -194,7 +195,7 @@ fn cases() -> Vec<Bad> {
             read_first: vec![],
             tool: "delete_path",
             args: json!({"path": ".git", "recursive": true}),
-            says: "inside .git",
+            says: ".git is protected: agtool never writes, moves into or deletes .git",
             ..base()
         },
         Bad {

@@ -423,12 +423,12 @@ fn delete_directory_recursive_counts_and_never_follows_links() {
             &json!({"path": "build", "recursive": true, "dry_run": true}),
         )
         .code(0)
-        .says("Would delete build/ (4 files, 1 directories)");
+        .says("Would delete build/ (4 files, 1 directory)");
     assert!(r.stdout.contains("build/sub/b.o"));
     assert!(ws.exists("build/sub/b.o"));
     ws.call("delete_path", &json!({"path": "build", "recursive": true}))
         .code(0)
-        .says("Deleted build/ (4 files, 1 directories)");
+        .says("Deleted build/ (4 files, 1 directory)");
     assert!(!ws.exists("build"));
     assert_eq!(ws.bytes("keep/target.txt"), b"keep\n");
     assert_eq!(

@@ -194,14 +194,14 @@ fn workdir_relative_to_the_current_directory() {
 
 #[test]
 fn config_prefix_wraps_every_command() {
+    // exec.prefix widens what runs, so it is passed the host's way (a --config file), not
+    // from the (untrusted) workspace's own config (spec 00, "Workspace trust").
     let ws = Workspace::new();
-    std::fs::create_dir(ws.path().join(".agent-state")).unwrap();
-    std::fs::write(
-        ws.path().join(".agent-state/config.toml"),
-        "[exec]\nprefix = [\"env\", \"FOO=1\"]\n",
-    )
-    .unwrap();
+    let config = ws.path().join("host.toml");
+    std::fs::write(&config, "[exec]\nprefix = [\"env\", \"FOO=1\"]\n").unwrap();
     ws.cmd()
+        .arg("--config")
+        .arg(&config)
         .args(["exec", "--", "sh", "-c", "echo FOO=$FOO"])
         .assert()
         .code(0)

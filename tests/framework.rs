@@ -308,7 +308,7 @@ fn state_show_forget_reset() {
         .args(["state", "forget", "a.txt"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Forgot 1 entries"));
+        .stdout(predicate::str::contains("Forgot 1 entry"));
     agtool(t.path())
         .args(["state", "show"])
         .assert()

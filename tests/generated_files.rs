@@ -2,7 +2,8 @@
 //! or flag change without regenerating them fails here. Regenerate with
 //! `cargo run -- completions --write completions && cargo run -- man --write man`.
 
-use agtool::commands::people::{SHELLS, completion_script, man_page};
+use agtool::cli::command;
+use agtool::faces::people::{SHELLS, completion_script, man_page};
 
 fn committed(rel: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
@@ -13,7 +14,7 @@ fn committed(rel: &str) -> String {
 fn completions_are_up_to_date() {
     for (shell, name) in SHELLS {
         assert!(
-            committed(&format!("completions/{name}")) == completion_script(shell),
+            committed(&format!("completions/{name}")) == completion_script(shell, command()),
             "completions/{name} is out of date: run `cargo run -- completions --write completions`"
         );
     }
@@ -22,7 +23,7 @@ fn completions_are_up_to_date() {
 #[test]
 fn man_page_is_up_to_date() {
     assert!(
-        committed("man/agtool.1") == man_page(),
+        committed("man/agtool.1") == man_page(command()),
         "man/agtool.1 is out of date: run `cargo run -- man --write man`"
     );
 }

@@ -405,10 +405,7 @@ fn bad_paths_and_limits() {
     let ws = three_files();
     let out = ws.run(&["grep", "x", "missing"]);
     out.code(1);
-    assert_eq!(
-        out.out,
-        "Error: cannot search missing: no such file or directory\n"
-    );
+    assert_eq!(out.out, "Error: missing does not exist\n");
     for limit in ["0", "2001"] {
         let out = ws.run(&["grep", "x", "--limit", limit]);
         out.code(2);

@@ -94,7 +94,7 @@ fn grep_over_this_repository_agrees_with_a_plain_scan() {
         "{}",
         out.out
     );
-    assert!(out.out.contains("src/tools/list_dir.rs\n"), "{}", out.out);
+    assert!(out.out.contains("src/search/walk.rs\n"), "{}", out.out);
 }
 
 #[test]

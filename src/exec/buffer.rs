@@ -165,7 +165,10 @@ impl HeadTailBuffer {
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
-        text.push_str(&format!("[... {omitted} bytes omitted ...]\n"));
+        text.push_str(&format!(
+            "[... {} omitted ...]\n",
+            crate::text::plural::count(omitted, "byte")
+        ));
         text.push_str(&String::from_utf8_lossy(tail));
         RenderedOutput {
             text,
@@ -303,7 +306,10 @@ mod tests {
                 "budget {budget}: {:?}",
                 r.text
             );
-            let marker = format!("[... {} bytes omitted ...]\n", r.omitted_bytes);
+            let marker = format!(
+                "[... {} omitted ...]\n",
+                crate::text::plural::count(r.omitted_bytes, "byte")
+            );
             let (head, tail) = r.text.split_once(&marker).expect("marker");
             let head = head.strip_suffix('\n').unwrap_or(head);
             assert!(

@@ -101,11 +101,8 @@ impl ExecOutcome {
     /// lines` (only when bytes were omitted), `Output:` and the output, prefixed by
     /// `command timed out after <ms> milliseconds` on timeout.
     pub fn to_text(&self) -> String {
-        let mut s = format!(
-            "Exit code: {}\nWall time: {:.1} seconds\n",
-            self.exit_code,
-            self.wall_time.as_secs_f64()
-        );
+        let mut s = format!("Exit code: {}\n", self.exit_code);
+        s.push_str(&super::wall_time_line(self.wall_time));
         if self.output.omitted_bytes > 0 {
             s.push_str(&format!(
                 "Total output lines: {}\n",
@@ -115,8 +112,8 @@ impl ExecOutcome {
         s.push_str("Output:\n");
         if self.timed_out {
             s.push_str(&format!(
-                "command timed out after {} milliseconds\n",
-                self.timeout_ms
+                "command timed out after {}\n",
+                crate::text::plural::count(self.timeout_ms, "millisecond")
             ));
         }
         s.push_str(&self.output.text);
@@ -156,6 +153,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         req.workdir.as_deref(),
         StdinMode::Closed,
         next_tag("x"),
+        None,
         None,
     )?;
     let _lease = TreeLease::new(&sp.tree.tag);
@@ -473,8 +471,8 @@ mod tests {
         assert_eq!(out.output.total_bytes, 6 + 50_000_000 + 1 + 5);
         assert_eq!(out.output.omitted_bytes, out.output.total_bytes - 1000);
         assert!(text.contains(&format!(
-            "[... {} bytes omitted ...]\n",
-            out.output.omitted_bytes
+            "[... {} omitted ...]\n",
+            crate::text::plural::count(out.output.omitted_bytes, "byte")
         )));
     }
 }

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, PipeReader, Read};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -76,13 +76,16 @@ pub(crate) fn next_tag(kind: &str) -> String {
 /// Starts `argv` (already prefixed) in a new session with the fixed environment plus
 /// `TAG_VAR=tag` over `base_env` (None: this process's environment), in `workdir` (None: the
 /// current directory), stdout and stderr sharing one pipe. The leader is registered so the
-/// zombie sweep leaves its status to the `Child`.
+/// zombie sweep leaves its status to the `Child`. `report`, when given, becomes the child's
+/// file descriptor [`REPORT_FD`](super::session::guard::REPORT_FD) (the session guard's report
+/// pipe).
 pub(crate) fn spawn(
     argv: &[String],
     workdir: Option<&Path>,
     stdin: StdinMode,
     tag: String,
     base_env: Option<&[(OsString, OsString)]>,
+    report: Option<BorrowedFd<'_>>,
 ) -> Result<Spawned, SpawnError> {
     let argv0 = argv.first().cloned().unwrap_or_default();
     let fail = |reason: String| SpawnError {
@@ -115,6 +118,9 @@ pub(crate) fn spawn(
         cmd.current_dir(dir);
     }
     in_new_session(&mut cmd);
+    if let Some(fd) = report {
+        pass_fd(&mut cmd, fd.as_raw_fd(), super::session::guard::REPORT_FD);
+    }
     let mut leaders = Leaders::lock();
     let mut child = cmd
         .spawn()
@@ -135,6 +141,26 @@ pub(crate) fn spawn(
     })
 }
 
+/// Makes `cmd`'s child see `fd` as `target` (without close-on-exec).
+fn pass_fd(cmd: &mut Command, fd: i32, target: i32) {
+    // SAFETY: the closure only calls dup2 and fcntl, which are async-signal-safe, on
+    // descriptors inherited from the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            if fd == target {
+                // dup2 onto itself would keep close-on-exec set.
+                let flags = libc::fcntl(fd, libc::F_GETFD);
+                if flags < 0 || libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            } else if libc::dup2(fd, target) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Makes `cmd` start in a new session (`setsid` in the child before exec): it leads its own
 /// process group and has no controlling terminal.
 pub(crate) fn in_new_session(cmd: &mut Command) {
@@ -149,7 +175,7 @@ pub(crate) fn in_new_session(cmd: &mut Command) {
 /// bare errno, since execvp folds several causes into one code. A name with a `/` is a path
 /// (not looked up on PATH); ENOENT for a file that exists means its `#!` interpreter is
 /// missing; EACCES for a folder means it is a folder.
-fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> String {
+pub(crate) fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> String {
     let argv0 = argv.first().map_or("", String::as_str);
     let target = || {
         let p = Path::new(argv0);
@@ -175,9 +201,9 @@ fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Error) -> Str
             "it is a directory".into()
         }
         io::ErrorKind::ArgumentListTooLong => format!(
-            "the arguments and environment are too long for the OS ({} bytes of arguments); \
+            "the arguments and environment are too long for the OS ({} of arguments); \
              pass large input through a file",
-            argv.iter().map(|a| a.len() + 1).sum::<usize>()
+            crate::text::plural::count(argv.iter().map(|a| a.len() + 1).sum::<usize>(), "byte")
         ),
         _ => describe(e),
     }

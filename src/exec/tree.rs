@@ -10,7 +10,7 @@
 //! [`TAG_VAR`] environment variable that every spawned command inherits. The orphan's session id
 //! tells apart trees from other children of this process: our trees never share our session.
 //! A descendant that also cleared its environment carries no tag: while this process answers
-//! for a single tree ([`TreeLease`]) every orphan is that tree's; otherwise such an orphan is
+//! for a single tree (`TreeLease`) every orphan is that tree's; otherwise such an orphan is
 //! only found by [`kill_orphans`] (the session server, on exit).
 
 use std::collections::{HashMap, HashSet};
@@ -249,6 +249,31 @@ fn members(tree: &Tree, procs: &[ProcStat]) -> Vec<i32> {
     out
 }
 
+/// Live (not zombie) descendants of `root`, from `/proc`, as (pid, process group): children,
+/// their children, and so on. For a subreaper (the session guard) this is everything its
+/// command started that is still running, whatever left the group or cleared its environment.
+pub(crate) fn live_descendants(root: i32) -> Vec<(i32, i32)> {
+    let procs = all_procs();
+    let mut children: HashMap<i32, Vec<&ProcStat>> = HashMap::new();
+    for p in &procs {
+        children.entry(p.ppid).or_default().push(p);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut seen = HashSet::new();
+    while let Some(pid) = stack.pop() {
+        for c in children.get(&pid).map(Vec::as_slice).unwrap_or(&[]) {
+            if c.pid != root && seen.insert(c.pid) {
+                stack.push(c.pid);
+                if !c.zombie {
+                    out.push((c.pid, c.pgrp));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn group_exists(pgid: i32) -> bool {
     Pid::from_raw(pgid).is_some_and(|p| test_kill_process_group(p).is_ok())
 }
@@ -334,7 +359,7 @@ pub fn kill_tree(tree: &Tree, reap_leader: &mut dyn FnMut()) {
     reap_orphan_zombies(&all_procs());
 }
 
-/// Kills every orphan reparented to this process (see [`is_orphan_of_ours`]), except those
+/// Kills every orphan reparented to this process (see `is_orphan_of_ours`), except those
 /// tagged with a tree whose lease is still held, and everything they started: the session server calls it on exit, after its sessions were killed, so that
 /// descendants whose tree could not be told (a cleared environment while several sessions
 /// ran) do not outlive it. Returns how many were killed.

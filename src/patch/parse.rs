@@ -180,48 +180,74 @@ pub enum ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, true)
+    }
+}
+
+impl ParseError {
+    /// The message without the patch's own text (line numbers only), for a patch read from a
+    /// file outside the workspace: its text must not reach the caller through an error.
+    pub fn without_text(&self) -> String {
+        struct Unquoted<'a>(&'a ParseError);
+        impl fmt::Display for Unquoted<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write(f, false)
+            }
+        }
+        Unquoted(self).to_string()
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, show: bool) -> fmt::Result {
+        // With `show` false a line is not quoted: "this line" stands in for it.
+        let shown = |line: &str| {
+            if show {
+                format!("'{}'", quote(line))
+            } else {
+                "this line".to_owned()
+            }
+        };
         match self {
             ParseError::NoHunks => write!(f, "patch contains no hunks; nothing was changed"),
             ParseError::MissingBegin { line } => write!(
                 f,
-                "invalid patch at line 1: '{}' is not '{BEGIN_MARKER}'; a patch starts with \
+                "invalid patch at line 1: {} is not '{BEGIN_MARKER}'; a patch starts with \
                  that line",
-                quote(line)
+                shown(line)
             ),
             ParseError::MissingEnd { line_no, line } => write!(
                 f,
-                "invalid patch at line {line_no}: '{}' is not '{END_MARKER}'; a patch ends with \
+                "invalid patch at line {line_no}: {} is not '{END_MARKER}'; a patch ends with \
                  that line (was it cut off?)",
-                quote(line)
+                shown(line)
             ),
             ParseError::BadHunkHeader { line_no, line } => write!(
                 f,
-                "invalid patch at line {line_no}: '{}' is not a valid hunk header (expected \
+                "invalid patch at line {line_no}: {} is not a valid hunk header (expected \
                  *** Add File:, *** Delete File: or *** Update File:)",
-                quote(line)
+                shown(line)
             ),
             ParseError::MissingPath { line_no, line } => write!(
                 f,
-                "invalid patch at line {line_no}: '{}' names no path",
-                quote(line)
+                "invalid patch at line {line_no}: {} names no path",
+                shown(line)
             ),
             ParseError::EmptyUpdate { line_no, line } => write!(
                 f,
-                "invalid patch at line {line_no}: '{}' has no chunks (expected @@ or lines \
+                "invalid patch at line {line_no}: {} has no chunks (expected @@ or lines \
                  starting with ' ', '+' or '-' after it)",
-                quote(line)
+                shown(line)
             ),
             ParseError::EmptyChunk { line_no, line } => write!(
                 f,
-                "invalid patch at line {line_no}: the chunk starting '{}' has no lines \
+                "invalid patch at line {line_no}: the chunk starting {} has no lines \
                  (expected lines starting with ' ', '+' or '-' after it)",
-                quote(line)
+                shown(line)
             ),
             ParseError::BadBodyLine { line_no, line } => write!(
                 f,
-                "invalid patch at line {line_no}: '{}' does not start with ' ' (context), '+' \
+                "invalid patch at line {line_no}: {} does not start with ' ' (context), '+' \
                  (added) or '-' (removed)",
-                quote(line)
+                shown(line)
             ),
         }
     }

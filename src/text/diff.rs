@@ -1,7 +1,7 @@
 //! Unified diffs for `dry_run` previews (spec 01, "Diff previews"): 3 lines of context,
 //! `--- a/path` / `+++ b/path` headers (`/dev/null` for a created or deleted file).
 
-use std::io::IsTerminal;
+use owo_colors::OwoColorize;
 
 /// The unified diff from `old` to `new` (`\n`-normalised texts; `None` = the file does not
 /// exist on that side), labelled with `path`. Empty when nothing changes.
@@ -28,13 +28,9 @@ pub fn unified(path: &str, old: Option<&str>, new: Option<&str>) -> String {
         .to_string()
 }
 
-/// Whether output may be coloured: stdout is a terminal and `NO_COLOR` is unset (a person is
-/// reading, not a model).
-pub fn colour_wanted() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-}
-
-/// `diff` with ANSI colours on added (green), removed (red) and hunk-header (cyan) lines.
+/// `diff` styled for a person (owo-colors): file headers bold, removed lines red, added
+/// lines green, hunk headers cyan. Always styles: whether to colour at all is the caller's
+/// choice (only faces that print for people call it, see `crate::faces::colour`).
 pub fn colourise(diff: &str) -> String {
     let mut out = String::with_capacity(diff.len() + 64);
     for line in diff.split_inclusive('\n') {
@@ -42,22 +38,18 @@ pub fn colourise(diff: &str) -> String {
             Some(b) => (b, "\n"),
             None => (line, ""),
         };
-        let code = if body.starts_with("+++") || body.starts_with("---") {
-            "1"
+        if body.starts_with("+++") || body.starts_with("---") {
+            out.push_str(&body.bold().to_string());
         } else if body.starts_with('+') {
-            "32"
+            out.push_str(&body.green().to_string());
         } else if body.starts_with('-') {
-            "31"
+            out.push_str(&body.red().to_string());
         } else if body.starts_with("@@") {
-            "36"
+            out.push_str(&body.cyan().to_string());
         } else {
-            ""
-        };
-        if code.is_empty() {
-            out.push_str(line);
-        } else {
-            out.push_str(&format!("\x1b[{code}m{body}\x1b[0m{nl}"));
+            out.push_str(body);
         }
+        out.push_str(nl);
     }
     out
 }
@@ -89,8 +81,9 @@ mod tests {
     #[test]
     fn colours_only_marked_lines() {
         let c = colourise("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n c\n");
-        assert!(c.contains("\x1b[31m-a\x1b[0m\n"));
-        assert!(c.contains("\x1b[32m+b\x1b[0m\n"));
-        assert!(c.ends_with(" c\n"));
+        assert!(c.contains("\x1b[31m-a\x1b[39m\n"), "{c:?}");
+        assert!(c.contains("\x1b[32m+b\x1b[39m\n"), "{c:?}");
+        assert!(c.contains("\x1b[36m@@ -1 +1 @@"), "{c:?}");
+        assert!(c.ends_with("\n c\n"), "context lines stay plain: {c:?}");
     }
 }

@@ -15,6 +15,7 @@ use encoding_rs::{GB18030, GBK};
 mod batch;
 mod codec;
 
+use crate::text::plural::count;
 use codec::{decode_bytes, first_unmappable, normalise};
 pub use codec::{looks_binary, sniff_bom};
 
@@ -121,7 +122,9 @@ impl DecodeError {
     /// The refusal text for `path` (without the `Error: ` prefix).
     pub fn message(&self, path: &str) -> String {
         match self {
-            DecodeError::Binary { len } => format!("{path} is a binary file ({len} bytes)"),
+            DecodeError::Binary { len } => {
+                format!("{path} is a binary file ({})", count(*len, "byte"))
+            }
             DecodeError::Undecodable => {
                 format!("{path} is not UTF-8, UTF-16/32 with a BOM, or GBK; it was left untouched")
             }

@@ -2,6 +2,7 @@
 //! (spec 02, read-file output).
 
 use super::tag::line_anchor_hash;
+use crate::text::plural::count;
 
 /// Longest line shown in full, in bytes (spec 02): longer lines are cut at the last char
 /// boundary at or before this many bytes.
@@ -14,7 +15,54 @@ pub fn truncate_line(line: &str, max: usize) -> std::borrow::Cow<'_, str> {
     if kept.len() == line.len() {
         return std::borrow::Cow::Borrowed(line);
     }
-    std::borrow::Cow::Owned(format!("{kept} [… {} more bytes]", line.len() - kept.len()))
+    std::borrow::Cow::Owned(format!(
+        "{kept} [… {}]",
+        count(line.len() - kept.len(), "more byte")
+    ))
+}
+
+/// Bytes of a long line shown before its first match when the match lies past the first
+/// `max` bytes ([`window_line`]): the match starts near the start of the window.
+pub const WINDOW_LEAD: usize = 100;
+
+/// A line's raw bytes (no terminator) for a search result: at most `max` bytes of it, cut at
+/// UTF-8 char boundaries, invalid bytes shown as U+FFFD. Counts in markers are raw bytes.
+/// - whole, when it fits;
+/// - without a `focus` (the first match's byte range) or when the focus ends within the first
+///   `max` bytes: cut from the start, as read-file cuts, ` [… <k> more bytes]` after;
+/// - otherwise a window that starts [`WINDOW_LEAD`] bytes before the match (or ends at the end
+///   of the line, when the match is that close to it), marked on each cut side:
+///   `[… <j> bytes] <window> [… <k> more bytes]`.
+pub fn window_line(line: &[u8], focus: Option<std::ops::Range<usize>>, max: usize) -> String {
+    let n = line.len();
+    if n <= max {
+        return String::from_utf8_lossy(line).into_owned();
+    }
+    let mut start = match focus {
+        Some(f) if f.end > max => f.start.saturating_sub(WINDOW_LEAD).min(n - max),
+        _ => 0,
+    };
+    while start < n && is_continuation(line[start]) {
+        start += 1;
+    }
+    let mut end = (start + max).min(n);
+    while end > start && end < n && is_continuation(line[end]) {
+        end -= 1;
+    }
+    let mut out = String::with_capacity(max + 48);
+    if start > 0 {
+        out.push_str(&format!("[… {}] ", count(start, "byte")));
+    }
+    out.push_str(&String::from_utf8_lossy(&line[start..end]));
+    if end < n {
+        out.push_str(&format!(" [… {}]", count(n - end, "more byte")));
+    }
+    out
+}
+
+/// Whether `b` continues a UTF-8 sequence (so a cut before it would split a character).
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
 }
 
 /// The longest prefix of `line` of at most `max` bytes ending on a char boundary.
@@ -46,7 +94,7 @@ pub fn push_kept_line(
         LineStyle::Anchored => write!(out, "{n}:{:02x}|{kept}", hash & 0xFF),
     };
     if more > 0 {
-        let _ = write!(out, " [… {more} more bytes]");
+        let _ = write!(out, " [… {}]", count(more, "more byte"));
     }
     out.push('\n');
 }
@@ -92,6 +140,35 @@ mod tests {
         let s = format!("a{}", "é".repeat(300)); // 601 bytes: boundary at 499
         let cut = truncate_line(&s, 500);
         assert!(cut.ends_with(" [… 102 more bytes]"), "{cut}");
+    }
+
+    #[test]
+    fn windows_around_a_late_match() {
+        let line = format!("{}XY{}", "a".repeat(1000), "b".repeat(1000));
+        let w = window_line(line.as_bytes(), Some(1000..1002), 500);
+        assert_eq!(
+            w,
+            format!(
+                "[… 900 bytes] {}XY{} [… 602 more bytes]",
+                "a".repeat(100),
+                "b".repeat(398)
+            )
+        );
+        // Early match or none: cut from the start.
+        let w = window_line(line.as_bytes(), Some(10..12), 500);
+        assert_eq!(w, format!("{} [… 1502 more bytes]", "a".repeat(500)));
+        assert_eq!(window_line(line.as_bytes(), None, 500), w);
+        // Close to the end: the window ends with the line.
+        let w = window_line(line.as_bytes(), Some(1990..1995), 500);
+        assert_eq!(w, format!("[… 1502 bytes] {}", "b".repeat(500)));
+        // Multibyte characters at both cut points: the window shrinks to boundaries.
+        let line = "é".repeat(1000); // 2000 bytes
+        let w = window_line(line.as_bytes(), Some(1001..1003), 500);
+        assert!(w.starts_with("[… 902 bytes] é"), "{w}");
+        assert!(w.ends_with(" [… 598 more bytes]"), "{w}");
+        assert!(!w.contains('\u{FFFD}'));
+        // Short lines are whole; invalid bytes are replaced, counted raw.
+        assert_eq!(window_line(b"ab\xffc", Some(0..1), 500), "ab\u{FFFD}c");
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod gate_tests;
 #[cfg(test)]
 mod tests;
 
+use crate::text::plural::count;
 use detect::Lang;
 use lines::LineIndex;
 use std::fmt;
@@ -316,10 +317,6 @@ impl GateOutcome {
     }
 }
 
-fn count_problems(count: usize) -> String {
-    if count == 1 {
-        "1 problem".to_string()
-    } else {
-        format!("{count} problems")
-    }
+fn count_problems(n: usize) -> String {
+    count(n, "problem")
 }

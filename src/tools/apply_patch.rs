@@ -2,24 +2,25 @@
 //! format), all or nothing (spec 04-apply-patch.md).
 //!
 //! Order of work: parse → policy check of every path → locks → load and freshness gate →
-//! match and compute every hunk in memory ([`plan`]) → syntax gate → `dry_run` diff or atomic
+//! match and compute every hunk in memory ([`crate::workspace::patch_plan`]) → syntax gate → `dry_run` diff or atomic
 //! writes with restore on failure → register the new tags.
-
-mod plan;
 
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
-use crate::patch::parse;
+use crate::patch::{BodyLine, Hunk, Patch, parse};
 use crate::text::diff;
-use crate::tools::write_support::{self, dry_run_output};
+use crate::text::placeholder;
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
+use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
+use crate::workspace::policy::Access;
 use crate::workspace::txn::{Outcome, Transaction, Written};
-use plan::{Action, Entry, Plan, PlannedFile};
+use crate::workspace::txn::{WriteOptions, dry_run_output};
 
 /// Arguments of apply-patch.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
@@ -28,8 +29,12 @@ pub struct ApplyPatchArgs {
     /// The patch text, from `*** Begin Patch` to `*** End Patch`. CLI: stdin, or
     /// `--input FILE` to read it from a file.
     #[arg(long, value_name = "FILE")]
-    #[schemars(required)]
+    #[schemars(required, length(max = crate::args::MAX_BODY_CHARS))]
     pub input: Option<String>,
+    /// Apply even when an Update adds a placeholder comment such as `// ... existing code`
+    /// and removes lines (default false: refused).
+    #[arg(long)]
+    pub allow_placeholders: Option<bool>,
     /// Refuse a patch that adds syntax errors to a file (default true).
     #[arg(long)]
     pub check_syntax: Option<bool>,
@@ -77,8 +82,17 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
     /// On the command line `--input` names a file holding the patch: read it here.
     fn cli_fixup(args: &mut Map<String, Value>, ctx: &Ctx) -> Result<(), ToolError> {
         if let Some(Value::String(file)) = args.get("input") {
-            let text = std::fs::read_to_string(ctx.cwd.join(file))
-                .map_err(|e| ToolError::usage(format!("--input {file}: cannot read: {e}")))?;
+            let text =
+                crate::args::read_file_limited(&ctx.cwd.join(file), &format!("--input {file}"))?;
+            // A file outside the workspace may be anything (`--input ~/.ssh/id_rsa`): its
+            // text must not come back in a parse error, so it is checked here, unquoted.
+            let outside = ctx.check_path(file, Access::Read).is_err();
+            if outside && let Err(e) = parse(&text) {
+                return Err(ToolError::refused(format!(
+                    "--input {file}: {}",
+                    e.without_text()
+                )));
+            }
             args.insert("input".to_owned(), Value::String(text));
         }
         Ok(())
@@ -90,10 +104,13 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         })?;
         let patch = parse(input).map_err(|e| ToolError::refused(e.to_string()))?;
         let paths = Plan::check_paths(ctx, &patch)?;
+        if !args.allow_placeholders.unwrap_or(false) {
+            check_placeholders(&patch)?;
+        }
         let txn = Transaction::begin(ctx, paths.iter().map(|p| p.real.as_path()))?;
         let plan = Plan::build(&txn, &patch, paths)?;
         let (files, entries) = plan.into_changes()?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         // The preview needs the planned files, which the commit consumes.
         let preview = opts.dry_run.then(|| dry_run(&files, &entries));
         let changes = files.into_iter().map(|f| f.change).collect();
@@ -102,6 +119,52 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
             Outcome::DryRun(diff) => Ok(preview.unwrap_or_else(|| dry_run_output(diff))),
         }
     }
+}
+
+/// The placeholder guard (spec 03, [`crate::text::placeholder`]) on every Update: its `+`
+/// lines must not add a placeholder line that is not among its `-` and context lines while
+/// `-` lines go. The refusal names the file and the patch line.
+fn check_placeholders(patch: &Patch) -> Result<(), ToolError> {
+    for hunk in &patch.hunks {
+        let Hunk::Update { path, chunks, .. } = hunk else {
+            continue;
+        };
+        // Context lines are on both sides; `new_at` gives each new line's patch line (None
+        // for context lines).
+        let (mut old, mut new, mut new_at) = (Vec::new(), Vec::new(), Vec::new());
+        for chunk in chunks {
+            for c in &chunk.contexts {
+                old.push(c.text.as_str());
+                new.push(c.text.as_str());
+                new_at.push(None);
+            }
+            for (j, line) in chunk.lines.iter().enumerate() {
+                match line {
+                    BodyLine::Context(t) => {
+                        old.push(t.as_str());
+                        new.push(t.as_str());
+                        new_at.push(None);
+                    }
+                    BodyLine::Remove(t) => old.push(t.as_str()),
+                    BodyLine::Add(t) => {
+                        new.push(t.as_str());
+                        new_at.push(Some(chunk.body_line + j));
+                    }
+                }
+            }
+        }
+        if let Some(e) = placeholder::find_elision(old, new) {
+            let at = new_at[e.index].map_or_else(String::new, |l| format!(" (patch line {l})"));
+            return Err(ToolError::refused(format!(
+                "the update of {path} adds a line that looks like an omission placeholder \
+                 ({:?}){at} while removing {}; nothing was changed: {}",
+                e.line,
+                count(e.removed, "line"),
+                placeholder::ADVICE
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The success output (spec 04 "Output"): A, then M, then D lines in patch order, then the
@@ -154,9 +217,9 @@ fn dry_run(files: &[PlannedFile], entries: &[Entry]) -> Output {
         match (&change.before, &change.old_text, &change.after) {
             // A deleted file that cannot be decoded (binary) has no text diff.
             (Some(bytes), None, None) => out.push_str(&format!(
-                "--- a/{}\n+++ /dev/null\n(binary file of {} bytes deleted)\n",
+                "--- a/{}\n+++ /dev/null\n(binary file of {} deleted)\n",
                 entry.spelled,
-                bytes.len()
+                count(bytes.len(), "byte")
             )),
             _ => out.push_str(&labelled_diff(
                 &file.old_label,

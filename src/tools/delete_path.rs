@@ -14,13 +14,14 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
+use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
 use crate::text::editable::EditableText;
-use crate::tools::write_support;
+use crate::text::path_escape::{encode_path, spelled_path};
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath, fold, resolve};
-use crate::workspace::txn::{Change, Transaction};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 
 /// Most entries a dry run of a directory lists.
 const MAX_LISTED: usize = 20;
@@ -30,6 +31,7 @@ const MAX_LISTED: usize = 20;
 #[serde(deny_unknown_fields)]
 pub struct DeletePathArgs {
     /// The file, symlink or directory to delete.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Delete a non-empty directory and everything in it (default false).
     #[arg(long)]
@@ -70,22 +72,13 @@ see what would go.",
             return delete_link(ctx, &args.path, &link, dry_run);
         }
         let path = ctx.check_path(&args.path, Access::Write)?;
-        let meta = std::fs::symlink_metadata(&path.real).map_err(|e| {
-            ToolError::refused(format!("cannot delete {}: {}", args.path, io_reason(&e)))
-        })?;
+        let meta = std::fs::symlink_metadata(&path.real)
+            .map_err(|e| io_refusal("delete", &args.path, &e))?;
         if meta.is_dir() {
             delete_dir(ctx, &path, args.recursive.unwrap_or(false), dry_run)
         } else {
             delete_file(ctx, &path, dry_run)
         }
-    }
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => e.to_string(),
     }
 }
 
@@ -95,7 +88,7 @@ fn non_regular(ctx: &Ctx, spelled: &str) -> Result<Option<CheckedPath>, ToolErro
     if spelled.is_empty() || spelled.contains('\0') {
         return ctx.check_path(spelled, Access::Write).map(|_| None);
     }
-    let literal = fold(&ctx.cwd.join(spelled));
+    let literal = fold(&spelled_path(&ctx.cwd, spelled));
     let Ok(meta) = std::fs::symlink_metadata(&literal) else {
         return Ok(None);
     };
@@ -125,7 +118,7 @@ fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> T
         .map_err(|e| ToolError::refused(format!("cannot delete {spelled}: {}", io_reason(&e))))?;
     let what = if meta.file_type().is_symlink() {
         let target = std::fs::read_link(&link.real)
-            .map(|t| t.display().to_string())
+            .map(|t| encode_path(&t).into_owned())
             .unwrap_or_default();
         format!("symlink to {target}; the target was not touched")
     } else {
@@ -154,19 +147,19 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
         let recorded = txn.shown_tag(path).map_err(ToolError::refused)?;
         if recorded.is_none() {
             return Err(ToolError::refused(format!(
-                "{} is not a text file read_file can show ({} bytes), so there is no read to \
+                "{} is not a text file read_file can show ({}), so there is no read to \
                  vouch for deleting it; ask the user to delete it",
                 path.spelled,
-                before.len()
+                count(before.len(), "byte")
             )));
         }
     }
     txn.require_fresh(path, &before)?;
     if dry_run && decoded.is_none() {
         return Ok(Output::text(format!(
-            "Would delete {} ({} bytes, not text)\n",
+            "Would delete {} ({}, not text)\n",
             path.spelled,
-            before.len()
+            count(before.len(), "byte")
         ))
         .with("dry_run", true));
     }
@@ -178,11 +171,11 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
         new_text: None,
         mode: None,
     };
-    let opts = write_support::options(ctx, Some(false), Some(dry_run));
-    match write_support::single(txn.commit(vec![change], opts)?) {
+    let opts = WriteOptions::for_call(ctx, Some(false), Some(dry_run));
+    match txn::single(txn.commit(vec![change], opts)?) {
         Ok(w) => {
             let mut text = format!("Deleted {}\n", path.spelled);
-            write_support::push_notes(&mut text, &w);
+            txn::push_notes(&mut text, &w);
             Ok(Output::text(text).with("path", path.spelled.clone()))
         }
         Err(dry) => Ok(dry),
@@ -211,20 +204,20 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     list_tree(ctx, &path.real, top_dev, &shown, &mut entries)?;
     if !entries.is_empty() && !recursive {
         return Err(ToolError::refused(format!(
-            "{shown} is a directory with {} entries; pass recursive: true to delete it and \
+            "{shown} is a directory with {}; pass recursive: true to delete it and \
              everything in it",
-            entries.len()
+            count(entries.len(), "entry")
         )));
     }
     let files = entries.iter().filter(|e| !e.dir).count();
     let dirs = entries.len() - files;
-    let counts = format!("{files} files, {dirs} directories");
+    let counts = format!("{}, {}", count(files, "file"), count(dirs, "directory"));
     if dry_run {
         let mut text = format!("Would delete {shown} ({counts})\n");
         for e in entries.iter().rev().take(MAX_LISTED) {
             let rel = e.path.strip_prefix(&path.real).unwrap_or(&e.path);
             let slash = if e.dir { "/" } else { "" };
-            text.push_str(&format!("  {shown}{}{slash}\n", rel.display()));
+            text.push_str(&format!("  {shown}{}{slash}\n", encode_path(rel)));
         }
         if entries.len() > MAX_LISTED {
             text.push_str(&format!("  ... and {} more\n", entries.len() - MAX_LISTED));
@@ -240,10 +233,10 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
         if let Err(err) = r {
             let _ = ctx.with_state(|s| s.forget(&path.real));
             return Err(ToolError::refused(format!(
-                "deleting {} failed: {}; {done} of {} entries were already deleted",
+                "deleting {} failed: {}; {done} of {} were already deleted",
                 ctx.display(&e.path),
                 io_reason(&err),
-                entries.len()
+                count(entries.len(), "entry")
             )));
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! Matching is on the decoded, `\n`-normalised text, so `old` written with `\n` matches a CRLF
 //! file, and every line the edit does not touch keeps its own terminator. Counting is exact:
-//! no normalisation ever widens it; the near-miss diagnosis lives in [`super::edit_miss`].
+//! no normalisation ever widens it; the near-miss diagnosis lives in [`crate::text::miss`].
 //!
 //! Cost: a 100 MB file costs its bytes, its decoded text (edited in place) and the encoded
 //! result; the old and new texts are copied only when the syntax gate or a dry run will look
@@ -16,15 +16,18 @@ use memchr::memmem;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::checked::{self, decode, encode_owned};
+use crate::text::miss;
 use crate::text::pieces::Pieces;
+use crate::text::placeholder;
+use crate::text::plural::count;
+use crate::text::region::{changed_lines, render_region};
 use crate::text::render::LineStyle;
-use crate::tools::edit_miss;
-use crate::tools::write_support::{self, changed_lines, decode, encode_owned, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Change, Transaction, texts_needed};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions, texts_needed};
 
 /// Lines of context shown around the edited region (spec 03).
 pub const REGION_CONTEXT: usize = 3;
@@ -36,8 +39,10 @@ const MAX_LISTED_PLACES: usize = 100;
 #[serde(deny_unknown_fields)]
 pub struct EditSpec {
     /// The exact text to replace (as read-file shows it, without line prefixes).
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub old: String,
     /// The replacement text.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub new: String,
     /// Replace every occurrence instead of requiring exactly one (default false).
     #[serde(default)]
@@ -49,21 +54,29 @@ pub struct EditSpec {
 #[serde(deny_unknown_fields)]
 pub struct EditFileArgs {
     /// The file to edit (it must exist; create files with write_file).
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// The exact text to replace, copied from read-file without the `L<n>: ` prefixes. Must
     /// occur exactly once unless all is true.
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub old: Option<String>,
     /// The replacement text (may be empty to delete old).
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub new: Option<String>,
     /// Replace every occurrence of old (default false).
     #[arg(long)]
     pub all: Option<bool>,
     /// Instead of old/new: a list of {old, new, all} edits applied in order to the running
     /// result, all or nothing (CLI: a JSON array).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<::std::vec::Vec<EditSpec>>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<EditSpec>>)]
+    #[schemars(length(max = crate::args::MAX_EDITS))]
     pub edits: Option<::std::vec::Vec<EditSpec>>,
+    /// Apply even when new adds a placeholder comment such as `// ... existing code` and
+    /// drops lines of old (default false: refused).
+    #[arg(long)]
+    pub allow_placeholders: Option<bool>,
     /// Refuse an edit that adds syntax errors (default true).
     #[arg(long)]
     pub check_syntax: Option<bool>,
@@ -118,9 +131,13 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (fresh, decoded)
         });
-        fresh?;
+        // A file that is not text is named first: no read could pass the gate for it.
         let original = decoded?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        fresh?;
+        if !args.allow_placeholders.unwrap_or(false) {
+            check_placeholders(&args.path, &edits)?;
+        }
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let old_text =
             texts_needed(opts, original.text().len()).then(|| original.text().to_owned());
         #[cfg(debug_assertions)]
@@ -145,7 +162,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             pieces.replace(&ranges, &vec![e.new.len(); ranges.len()]);
             replacements += ranges.len();
         }
-        write_support::refuse_merged_break(&args.path, &text)?;
+        checked::refuse_merged_break(&args.path, &text)?;
         let regions = changed_lines(text.text(), &pieces.changed());
         let (first, last) = (
             regions.first().map_or(1, |r| r.0),
@@ -170,21 +187,17 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             new_text,
             mode: None,
         };
-        let written = match write_support::single(txn.commit(vec![change], opts)?) {
+        let written = match txn::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,
             Err(dry) => return Ok(dry),
         };
         let tag = written.tag.clone().unwrap_or_default();
-        let plural = if replacements == 1 {
-            "replacement"
-        } else {
-            "replacements"
-        };
         let mut out = format!(
-            "Edited {} [#{tag}] ({replacements} {plural}, lines {first}-{last})\n{preview}",
-            args.path
+            "Edited {} [#{tag}] ({}, lines {first}-{last})\n{preview}",
+            args.path,
+            count(replacements, "replacement")
         );
-        write_support::push_notes(&mut out, &written);
+        txn::push_notes(&mut out, &written);
         Ok(Output::text(out)
             .with("path", args.path.clone())
             .with("tag", tag)
@@ -192,6 +205,29 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             .with("first_line", first)
             .with("last_line", last))
     }
+}
+
+/// The placeholder guard (spec 03, [`crate::text::placeholder`]) on each edit: `new` must not
+/// add a placeholder line that `old` lacks while dropping lines of `old`.
+fn check_placeholders(spelled: &str, edits: &[EditSpec]) -> Result<(), ToolError> {
+    for (i, e) in edits.iter().enumerate() {
+        if let Some(el) = placeholder::find_elision(e.old.lines(), e.new.lines()) {
+            let which = if edits.len() > 1 {
+                format!("edit {} of {}: ", i + 1, edits.len())
+            } else {
+                String::new()
+            };
+            return Err(ToolError::refused(format!(
+                "{which}line {} of new looks like an omission placeholder ({:?}) and new drops \
+                 {} of old in {spelled}; nothing was written: {}",
+                el.index + 1,
+                el.line,
+                count(el.removed, "line"),
+                placeholder::ADVICE
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The edits of one call, validated: either old/new(/all) or a non-empty `edits` list; no
@@ -266,12 +302,12 @@ fn locate(spelled: &str, text: &str, e: &EditSpec) -> Result<Vec<Range<usize>>, 
     if e.all.unwrap_or(false) {
         let ranges: Vec<Range<usize>> = finder.find_iter(hay).map(|p| p..p + len).collect();
         if ranges.is_empty() {
-            return Err(edit_miss::diagnose(spelled, text, &e.old));
+            return Err(miss::diagnose(spelled, text, &e.old));
         }
         return Ok(ranges);
     }
     let Some(first) = finder.find(hay) else {
-        return Err(edit_miss::diagnose(spelled, text, &e.old));
+        return Err(miss::diagnose(spelled, text, &e.old));
     };
     if finder.find(&hay[first + 1..]).is_none() {
         return Ok(std::iter::once(first..first + len).collect());
@@ -308,7 +344,10 @@ fn ambiguity(text: &str, finder: &memmem::Finder<'_>, first: usize) -> String {
         })
         .collect();
     let more = if lines.len() > MAX_LISTED_PLACES {
-        format!(" and {} more lines", lines.len() - MAX_LISTED_PLACES)
+        format!(
+            " and {}",
+            count(lines.len() - MAX_LISTED_PLACES, "more line")
+        )
     } else {
         String::new()
     };
@@ -360,6 +399,7 @@ mod tests {
             new: Some("x".into()),
             all: None,
             edits: None,
+            allow_placeholders: None,
             check_syntax: None,
             dry_run: None,
         };

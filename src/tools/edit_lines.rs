@@ -17,16 +17,19 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
+use crate::text::anchors::{Op, overlap, parse_anchor, split_lines};
+use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
 use crate::text::pieces::Pieces;
+use crate::text::plural::count;
+use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
-use crate::tools::write_support::{self, changed_lines, decode, encode, render_region};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::txn::{Change, Outcome, Transaction, texts_needed};
+use crate::workspace::txn::{self, Change, Outcome, Transaction, WriteOptions, texts_needed};
 
 /// Lines shown around a stale anchor and around a changed region (spec 03).
 pub const AROUND: usize = 2;
@@ -39,17 +42,23 @@ pub const LOOP_HINT: &str = "stop guessing anchors: re-read the file with read-f
 #[serde(deny_unknown_fields)]
 pub struct LineEdit {
     /// The file to edit.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// Replace from this line: an anchor `<n>:<hh>` as read-file --anchors prints it (a
     /// copied `|text` tail is ignored).
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub from_anchor: Option<String>,
     /// Replace through this line (inclusive; default: from_anchor).
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub to_anchor: Option<String>,
     /// The new lines for from..to, `\n`-separated; an empty string deletes the lines.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub replace: Option<String>,
     /// Insert after this anchored line; "0" inserts at the top of the file.
+    #[schemars(length(max = crate::args::MAX_ANCHOR_CHARS))]
     pub after_anchor: Option<String>,
     /// The lines to insert, `\n`-separated.
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub insert: Option<String>,
 }
 
@@ -59,7 +68,8 @@ pub struct LineEdit {
 pub struct EditLinesArgs {
     /// The edits: each {path, from_anchor, to_anchor?, replace} or {path, after_anchor,
     /// insert} (CLI: a JSON array).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<::std::vec::Vec<LineEdit>>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<::std::vec::Vec<LineEdit>>)]
+    #[schemars(length(max = crate::args::MAX_EDITS))]
     pub edits: ::std::vec::Vec<LineEdit>,
     /// Refuse edits that add syntax errors (default true).
     #[arg(long)]
@@ -108,7 +118,7 @@ changed lines, so you can chain edits without re-reading.",
             .collect::<Result<Vec<_>, _>>()?;
         let files = group_by_file(ctx, &args.edits, ops)?;
         let txn = Transaction::begin(ctx, files.iter().map(|f| f.path.real.as_path()))?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
         let mut failures = Vec::new();
         let mut loaded = Vec::new();
         for f in &files {
@@ -128,7 +138,7 @@ changed lines, so you can chain edits without re-reading.",
             previews.push(preview);
         }
         let written = match txn.commit(changes, opts)? {
-            Outcome::DryRun(diff) => return Ok(write_support::dry_run_output(diff)),
+            Outcome::DryRun(diff) => return Ok(txn::dry_run_output(diff)),
             Outcome::Written(w) => w,
         };
         let mut text = String::new();
@@ -143,96 +153,12 @@ changed lines, so you can chain edits without re-reading.",
                 ));
             }
             text.push_str(&p.region);
-            write_support::push_notes(&mut text, w);
+            txn::push_notes(&mut text, w);
             let _ = ctx.with_state(|s| s.clear_failures(&ctx.agent, &f.path.real));
             json_files.push(json!({"path": f.path.spelled, "tag": tag, "anchors": p.anchors}));
         }
         Ok(Output::text(text).with("files", Value::Array(json_files)))
     }
-}
-
-/// A parsed anchor: line `n` (0 only for "insert at the top") with its 2-hex-digit hash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Anchor {
-    line: usize,
-    hash: String,
-    spelled: String,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Op {
-    /// Replace lines from..=to with `lines`.
-    Replace {
-        from: Anchor,
-        to: Anchor,
-        lines: Vec<String>,
-    },
-    /// Insert `lines` after line `after` (0: at the top).
-    Insert { after: Anchor, lines: Vec<String> },
-}
-
-impl Op {
-    /// Where the edit starts, as a 0-based line index, and a tie-break so that on equal
-    /// starts a replacement is applied before an insertion in front of it (bottom-up order).
-    fn order_key(&self) -> (usize, u8) {
-        match self {
-            Op::Replace { from, .. } => (from.line - 1, 1),
-            Op::Insert { after, .. } => (after.line, 0),
-        }
-    }
-
-    fn anchors(&self) -> Vec<&Anchor> {
-        match self {
-            Op::Replace { from, to, .. } if from == to => vec![from],
-            Op::Replace { from, to, .. } => vec![from, to],
-            Op::Insert { after, .. } if after.line == 0 => vec![],
-            Op::Insert { after, .. } => vec![after],
-        }
-    }
-}
-
-/// Parses `<n>:<hh>` (a `|text` tail ignored); `"0"` when `top_ok`.
-fn parse_anchor(field: &str, raw: &str, top_ok: bool) -> Result<Anchor, ToolError> {
-    let head = raw.split('|').next().unwrap_or_default().trim();
-    if head == "0" && top_ok {
-        return Ok(Anchor {
-            line: 0,
-            hash: String::new(),
-            spelled: "0".into(),
-        });
-    }
-    let bad = || {
-        ToolError::usage(format!(
-            "{field}: {raw:?} is not an anchor like 12:ab (copy it from read-file --anchors){}",
-            if top_ok {
-                ", or \"0\" for the top of the file"
-            } else {
-                ""
-            }
-        ))
-    };
-    let (n, h) = head.split_once(':').ok_or_else(bad)?;
-    let line: usize = n.parse().map_err(|_| bad())?;
-    if line == 0 || h.len() != 2 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad());
-    }
-    let hash = h.to_ascii_lowercase();
-    Ok(Anchor {
-        line,
-        spelled: format!("{line}:{hash}"),
-        hash,
-    })
-}
-
-/// `replace` / `insert` text as lines: `\r\n` and `\r` become `\n`, one final `\n` ends the
-/// last line rather than adding an empty one, and `""` is no lines.
-fn split_lines(s: &str) -> Vec<String> {
-    let s = s.replace("\r\n", "\n").replace('\r', "\n");
-    if s.is_empty() {
-        return Vec::new();
-    }
-    let s = s.strip_suffix('\n').unwrap_or(&s);
-    s.split('\n').map(str::to_owned).collect()
 }
 
 fn parse_edit(i: usize, e: &LineEdit) -> Result<Op, ToolError> {
@@ -318,25 +244,6 @@ fn check_overlaps(f: &FileEdits) -> Result<(), ToolError> {
     Ok(())
 }
 
-fn overlap(x: &Op, y: &Op) -> bool {
-    match (x, y) {
-        (
-            Op::Replace {
-                from: f1, to: t1, ..
-            },
-            Op::Replace {
-                from: f2, to: t2, ..
-            },
-        ) => f1.line <= t2.line && f2.line <= t1.line,
-        // Inserting inside a replaced block has no clear place.
-        (Op::Replace { from, to, .. }, Op::Insert { after, .. }) => {
-            from.line <= after.line && after.line < to.line
-        }
-        (Op::Insert { after: a1, .. }, Op::Insert { after: a2, .. }) => a1.line == a2.line,
-        _ => false,
-    }
-}
-
 /// One stale anchor or unusable file, as reported (spec 03 `failures`).
 struct Failure {
     path: String,
@@ -372,6 +279,8 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
         }
         Err(e) => return Err(whole(e.message)),
     };
+    // A file that is not text is named before the freshness gate: no read could pass it.
+    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let recorded = if ctx.freshness {
         match txn.shown_tag(&f.path) {
             Ok(Some(tag)) => Some(tag),
@@ -386,16 +295,15 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
     } else {
         None
     };
-    let text = decode(&spelled, &before).map_err(|e| whole(e.message))?;
     let lines: Vec<&str> = text.lines().collect();
     let mut failures = Vec::new();
     for (_, op) in &f.ops {
         for a in op.anchors() {
             let reason = match lines.get(a.line - 1) {
                 None => format!(
-                    "line {} is past the end of the file ({} lines)",
+                    "line {} is past the end of the file ({})",
                     a.line,
-                    lines.len()
+                    count(lines.len(), "line")
                 ),
                 Some(l) if line_anchor_hash(l) != a.hash => format!(
                     "line {} changed: its anchor is now {}:{}",
@@ -467,7 +375,7 @@ fn apply(
         };
         pieces.replace_one(range, new_len);
     }
-    write_support::refuse_merged_break(&f.path.spelled, &text)?;
+    checked::refuse_merged_break(&f.path.spelled, &text)?;
     let after = encode(&f.path.spelled, &text)?;
     #[cfg(debug_assertions)]
     if let Err(e) = crate::text::pieces::verify_kept(&original, &l.before, &text, &after, &pieces) {
@@ -559,6 +467,3 @@ fn failure_error(
         .with("consecutive_failures", consecutive)
         .with("loop_hint", hint.map_or(Value::Null, Value::from))
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,18 +1,15 @@
 //! `exec`: run a command once, without a shell, and report its exit code and output
 //! (spec 05, "exec (one shot)"). The process work lives in [`crate::exec`].
 
-use std::path::PathBuf;
-
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::exec::oneshot::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use crate::exec::{ExecError, ExecRequest};
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::policy::Access;
+use crate::workspace::context::Ctx;
 
 /// Largest `max_output_bytes`: the buffer holds this much at most, whatever the command prints.
 pub const MAX_OUTPUT_BYTES_LIMIT: u64 = 16 << 20;
@@ -30,10 +27,11 @@ pub struct ExecArgs {
         allow_hyphen_values = true,
         value_name = "ARGV"
     )]
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_COMMAND_ITEMS), inner(length(max = crate::args::MAX_COMMAND_CHARS)))]
     pub command: Vec<String>,
     /// Working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub workdir: Option<String>,
     /// Kill the command (and everything it started) after this many milliseconds (default
     /// 10000; CLI: the global --timeout-ms).
@@ -90,12 +88,12 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
         }
         let req = ExecRequest {
             argv: args.command,
-            workdir: workdir(ctx, args.workdir.as_deref())?,
+            workdir: ctx.check_workdir(args.workdir.as_deref())?,
             timeout_ms,
             max_output_bytes: args.max_output_bytes.map_or(DEFAULT_MAX_OUTPUT_BYTES, |b| {
                 b.min(MAX_OUTPUT_BYTES_LIMIT) as usize
             }),
-            prefix: exec_prefix(ctx),
+            prefix: ctx.exec_prefix(),
         };
         let outcome = crate::exec::run(&req).map_err(|e| match e {
             ExecError::EmptyCommand | ExecError::BadTimeout(_) => ToolError::usage(e.to_string()),
@@ -113,28 +111,4 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
             .with("total_lines", outcome.output.total_lines)
             .with("omitted_bytes", outcome.output.omitted_bytes))
     }
-}
-
-/// Config `exec.prefix` (spec 05 "Backend"), empty when unset.
-pub fn exec_prefix(ctx: &Ctx) -> Vec<String> {
-    ctx.config
-        .exec
-        .as_ref()
-        .and_then(|e| e.prefix.clone())
-        .unwrap_or_default()
-}
-
-/// Checks a caller-spelled workdir against the read policy (spec 05 "workdir must pass the
-/// read policy") and that it is a directory. None stays None (the current directory).
-pub fn workdir(ctx: &Ctx, spelled: Option<&str>) -> Result<Option<PathBuf>, ToolError> {
-    let Some(spelled) = spelled else {
-        return Ok(None);
-    };
-    let checked = ctx.check_path(spelled, Access::Read)?;
-    if !checked.real.is_dir() {
-        return Err(ToolError::refused(format!(
-            "workdir {spelled} is not a directory; give an existing folder"
-        )));
-    }
-    Ok(Some(checked.real))
 }

@@ -5,11 +5,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
-use crate::exec::session::{self, ExecCommandRequest, SessionError, SessionReply, SessionStatus};
-use crate::tools::exec::{exec_prefix, workdir};
+use crate::error::{ToolError, ToolResult};
+use crate::exec::session::{self, ExecCommandRequest};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::root;
 
 /// Arguments of exec-command.
@@ -18,13 +17,15 @@ use crate::workspace::root;
 pub struct ExecCommandArgs {
     /// The shell command line, run as `<shell> -c <cmd>`.
     #[arg(value_name = "CMD")]
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_COMMAND_CHARS))]
     pub cmd: String,
     /// Working directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub workdir: Option<String>,
     /// The shell (default: config exec.shell, else /bin/bash).
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub shell: Option<String>,
     /// Run the shell as a login shell (-lc instead of -c; default false).
     #[arg(long)]
@@ -65,7 +66,9 @@ For a command that simply runs to completion, exec is simpler.",
     };
 
     fn run(ctx: &Ctx, args: ExecCommandArgs) -> ToolResult {
-        let workdir = workdir(ctx, args.workdir.as_deref())?.unwrap_or_else(|| ctx.cwd.clone());
+        let workdir = ctx
+            .check_workdir(args.workdir.as_deref())?
+            .unwrap_or_else(|| ctx.cwd.clone());
         let shell = args
             .shell
             .or_else(|| ctx.config.exec.as_ref().and_then(|e| e.shell.clone()));
@@ -79,33 +82,9 @@ For a command that simply runs to completion, exec is simpler.",
             login: args.login.unwrap_or(false),
             yield_time_ms: args.yield_time_ms,
             max_output_tokens: args.max_output_tokens,
-            prefix: exec_prefix(ctx),
+            prefix: ctx.exec_prefix(),
             env: None,
         };
-        reply_output(session::client::exec_command(&state_dir, &req))
-    }
-}
-
-/// The tool result for a session reply: the spec 05 text, plus `session_id` or `exit_code`,
-/// `wall_time_ms` and `total_lines` for `--json`.
-pub fn reply_output(reply: Result<SessionReply, SessionError>) -> ToolResult {
-    let reply = reply.map_err(session_error)?;
-    let mut out =
-        Output::text(reply.to_text()).with("wall_time_ms", reply.wall_time.as_millis() as u64);
-    out = match reply.status {
-        SessionStatus::Running { session_id } => out.with("session_id", session_id),
-        SessionStatus::Exited { exit_code } => out.with("exit_code", exit_code),
-    };
-    if let Some(n) = reply.total_lines {
-        out = out.with("total_lines", n);
-    }
-    Ok(out)
-}
-
-/// Session errors as tool errors: an empty command is an argument error, the rest refusals.
-pub fn session_error(e: SessionError) -> ToolError {
-    match e {
-        SessionError::EmptyCommand => ToolError::usage(e.to_string()),
-        _ => ToolError::refused(e.to_string()),
+        Ok(session::client::exec_command(&state_dir, &req)?.into_output())
     }
 }

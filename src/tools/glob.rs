@@ -9,10 +9,11 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult};
-use crate::tools::walk::{self, Base, Problems, WalkRules};
+use crate::error::{Output, ToolError, ToolResult, io_refusal};
+use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::path_escape::encode_path;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
 
 /// Default number of paths shown.
@@ -26,9 +27,10 @@ pub const MAX_LIMIT: u64 = 2000;
 pub struct GlobArgs {
     /// Glob pattern, e.g. "**/*.rs" or "src/*.{ts,tsx}". `*` and `?` stay within one folder,
     /// `**` crosses folders; a pattern without "/" matches at any depth.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub pattern: String,
     /// The folder to search under (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// Most paths to show (default 100, at most 2000).
     #[arg(long)]
@@ -79,9 +81,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
                     "{spelled} is not a folder; give the folder to search under as path"
                 )));
             }
-            Err(e) => {
-                return Err(ToolError::refused(format!("cannot search {spelled}: {e}")));
-            }
+            Err(e) => return Err(io_refusal("search", spelled, &e)),
         }
         let base = Base::new(&checked);
         let rules = WalkRules {
@@ -149,7 +149,7 @@ fn named_exactly(ctx: &Ctx, base: &Base, normalized: &str) -> Option<(SystemTime
     if meta.is_dir() {
         return None;
     }
-    ctx.check_path(path.to_str()?, Access::Read).ok()?;
+    ctx.check_path(&encode_path(&path), Access::Read).ok()?;
     let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
     Some((mtime, path))
 }

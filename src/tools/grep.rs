@@ -1,8 +1,6 @@
 //! `grep`: search file contents with a regular expression, in-process on ripgrep's own crates
 //! (grep-searcher, grep-regex, ignore) with a parallel walk (spec 02, "grep").
 
-pub mod search;
-
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -13,12 +11,13 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult, io_reason};
-use crate::tools::walk::{self, Base, Problems, WalkRules};
+use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
+use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
+use crate::search::walk::{self, Base, Problems, WalkRules};
+use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use search::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 
 /// Default number of files (files/count output) or matching lines (content output) shown.
 pub const DEFAULT_LIMIT: u64 = 100;
@@ -57,12 +56,14 @@ pub enum OutputMode {
 #[serde(deny_unknown_fields)]
 pub struct GrepArgs {
     /// Regular expression (Rust regex syntax), or a literal string with fixed_strings.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = crate::args::MAX_PATTERN_CHARS))]
     pub pattern: String,
     /// File or folder to search (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// Only search files whose names match this glob, e.g. "*.rs" or "*.{ts,tsx}".
     #[arg(long)]
+    #[schemars(length(max = crate::args::MAX_PATTERN_CHARS))]
     pub include: Option<String>,
     /// Most files (files/count output) or matching lines (content output) to show (default 100,
     /// at most 2000).
@@ -107,7 +108,8 @@ impl Tool for Grep {
         description: "Search file contents with a regular expression (ripgrep's engine).\n\
 output: files (default) lists matching files, most recently modified first; content prints \
 `path:line:text` for each matching line (context lines as `path-line-text`, groups separated by \
-`--`); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
+`--`; a line over 500 bytes shows 500 bytes around its first match, `[… n bytes]` marking each \
+cut side); count prints `path:count`. Case is smart by default: insensitive unless the pattern has an \
 upper-case letter. Use include to filter file names (\"*.rs\"), fixed_strings for literal text, \
 multiline for patterns spanning lines. Hidden, ignored (.gitignore) and binary files are skipped. \
 A `Files whose names match:` section lists files whose names contain the pattern.",
@@ -142,9 +144,15 @@ A `Files whose names match:` section lists files whose names contain the pattern
         };
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        let meta = std::fs::metadata(&checked.real).map_err(|e| {
-            ToolError::refused(format!("cannot search {spelled}: {}", io_reason(&e)))
-        })?;
+        let meta =
+            std::fs::metadata(&checked.real).map_err(|e| io_refusal("search", spelled, &e))?;
+        if !meta.is_dir() && !meta.is_file() {
+            // Opening a FIFO would wait for a writer until the timeout; never open one.
+            return Err(ToolError::refused(format!(
+                "{spelled} is not a regular file ({}); grep searches files and folders only",
+                crate::workspace::fs::kind_name(&meta.file_type())
+            )));
+        }
         let report = match mode {
             OutputMode::Files => Report::Files,
             OutputMode::Content => Report::Content,
@@ -163,6 +171,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
             names: NameMatches::default(),
             problems: Problems::default(),
             notes: Vec::new(),
+            special_files: 0,
         };
         if meta.is_dir() {
             let names = (args.names != Some(false))
@@ -175,9 +184,14 @@ A `Files whose names match:` section lists files whose names contain the pattern
             let make = || Worker::new(sb.build(), matcher.clone(), report, limit);
             let workers = walk::run_parallel(&builder, make, |w, entry| {
                 match entry {
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file() || is_special(&t)) => {
                         let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
                         if include.as_ref().is_some_and(|g| !g.is_match(rel)) {
+                            return WalkState::Continue;
+                        }
+                        // FIFOs, sockets and devices are counted, never opened.
+                        if e.file_type().is_some_and(|t| is_special(&t)) {
+                            w.special_files += 1;
                             return WalkState::Continue;
                         }
                         if let Some(rank) = names.as_ref().and_then(|q| q.rank(e.file_name())) {
@@ -197,6 +211,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 WalkState::Continue
             });
             for w in workers {
+                found.special_files += w.special_files;
                 found.top.merge(w.top);
                 found.names.merge(w.names);
                 found.problems.merge(w.problems);
@@ -208,13 +223,14 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 Ok(Outcome::Binary) => found
                     .notes
                     .push(format!("({spelled} is a binary file; it was not searched)")),
-                Ok(_) => {}
-                Err(e) => {
+                Ok(Outcome::Special(kind)) => {
                     return Err(ToolError::refused(format!(
-                        "cannot search {spelled}: {}",
-                        io_reason(&e)
+                        "{spelled} is not a regular file ({kind}); grep searches files and \
+                         folders only"
                     )));
                 }
+                Ok(_) => {}
+                Err(e) => return Err(io_refusal("search", spelled, &e)),
             }
             found.top = w.top;
         }
@@ -228,12 +244,29 @@ struct Found {
     names: NameMatches,
     problems: Problems,
     notes: Vec<String>,
+    /// FIFOs, sockets and devices met in the walk, skipped unopened.
+    special_files: u64,
 }
+
+/// Largest compiled regex program, in bytes (the regex crate's own default). A pattern over
+/// it is an argument error, reached in a fraction of a second.
+pub const REGEX_SIZE_LIMIT: usize = 10 << 20;
+/// Memory for the lazy DFA's cache per search thread, in bytes; past it the engine falls back
+/// to slower matching rather than growing.
+pub const REGEX_DFA_CACHE: usize = 32 << 20;
+/// Deepest nesting of groups and repetitions accepted in a pattern.
+pub const REGEX_NEST_LIMIT: u32 = 100;
 
 /// Builds the matcher. An invalid regex is an argument error quoting the engine's message
 /// (spec 02).
 fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
     let mut b = RegexMatcherBuilder::new();
+    // Compiling stops with an error once the program passes the size limit, so a pattern
+    // that would compile to a huge program (`(\w{1000}){1000}`) fails fast; the DFA cache
+    // bounds search memory (grep-regex's defaults, made for ripgrep, are 100 MiB and 1 GiB).
+    b.size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_DFA_CACHE)
+        .nest_limit(REGEX_NEST_LIMIT);
     // `^` and `$` match at line boundaries, as in ripgrep.
     b.multi_line(true)
         .fixed_strings(args.fixed_strings.unwrap_or(false));
@@ -248,13 +281,20 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         // Line-by-line search: the matcher must never match a line terminator.
         b.line_terminator(Some(b'\n'));
     }
+    if !args.fixed_strings.unwrap_or(false) {
+        crate::search::grep::check_regex_cost(&args.pattern)
+            .map_err(|why| ToolError::usage(format!("invalid regex: {why}")))?;
+    }
     b.build(&args.pattern).map_err(|e| {
         // grep-regex reports syntax errors against the pattern it wrapped; the parser's own
-        // message points into the pattern as the caller wrote it.
+        // message points into the pattern as the caller wrote it. (A pattern over the size
+        // limit parsed fine: parsing it again would only cost time.)
+        let msg = e.to_string();
         let msg = match args.fixed_strings {
-            Some(true) => e.to_string(),
+            _ if msg.contains("size limit") => msg,
+            Some(true) => msg,
             _ => match regex_syntax::Parser::new().parse(&args.pattern) {
-                Err(syntax) => syntax.to_string(),
+                Err(syntax) => describe_syntax(&args.pattern, &syntax),
                 Ok(_) => e.to_string(),
             },
         };
@@ -265,6 +305,27 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
         };
         ToolError::usage(format!("invalid regex: {msg}{hint}"))
     })
+}
+
+/// The regex parser's message: the pattern with a marker under the fault when it is short,
+/// else only what and where (a 64 KiB pattern is not quoted back).
+fn describe_syntax(pattern: &str, e: &regex_syntax::Error) -> String {
+    if pattern.len() <= 200 {
+        return e.to_string();
+    }
+    let (kind, offset) = match e {
+        regex_syntax::Error::Parse(p) => (p.kind().to_string(), p.span().start.offset),
+        regex_syntax::Error::Translate(t) => (t.kind().to_string(), t.span().start.offset),
+        other => {
+            return other
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_owned();
+        }
+    };
+    format!("{kind} (at byte {offset} of the pattern)")
 }
 
 /// Whether the `Files whose names match:` section compares without case: `case` as given, and
@@ -296,6 +357,7 @@ fn render(
         names,
         problems,
         notes,
+        special_files,
     } = found;
     let (total_files, total_matches) = (top.total_files, top.total_matches);
     let files = top.into_files();
@@ -315,10 +377,7 @@ fn render(
             let shown = total_files.min(limit);
             if total_files > shown {
                 let more = total_files - shown;
-                text.push_str(&format!(
-                    "({more} more {} not shown)\n",
-                    plural(more, "file")
-                ));
+                text.push_str(&format!("({} not shown)\n", count(more, "more file")));
             }
         }
         Report::Content => {
@@ -326,8 +385,8 @@ fn render(
             if total_matches > shown {
                 let more = total_matches - shown;
                 text.push_str(&format!(
-                    "({more} more matching {} not shown)\n",
-                    plural(more, "line")
+                    "({} not shown)\n",
+                    count(more, "more matching line")
                 ));
             }
         }
@@ -346,22 +405,25 @@ fn render(
     }
     let skipped = problems.len();
     problems.render(&mut text);
+    if special_files > 0 {
+        text.push_str(&format!(
+            "(skipped {}: fifo, socket or device)\n",
+            count(special_files, "special file")
+        ));
+    }
     let out = Output::text(text)
         .with("files", total_files)
-        .with("skipped", skipped);
+        .with("skipped", skipped)
+        .with("special_files", special_files);
     match report {
         Report::Files => out,
         Report::Count | Report::Content => out.with("matches", total_matches),
     }
 }
 
-/// `word` with an `s` unless `n` is 1.
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        word.to_owned()
-    } else {
-        format!("{word}s")
-    }
+/// Whether a file type is a FIFO, socket or device (what grep never opens).
+fn is_special(ft: &std::fs::FileType) -> bool {
+    !ft.is_file() && !ft.is_dir() && !ft.is_symlink()
 }
 
 /// Appends content lines, at most `limit` matching lines; after the last one shown, only its

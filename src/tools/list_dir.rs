@@ -1,29 +1,21 @@
 //! `list-dir`: a folder's entries as an indented tree (spec 02, "list-dir").
 
-use std::ffi::OsStr;
-
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult, io_reason};
-use crate::text::render::cut_at_boundary;
+use crate::error::{ToolError, ToolResult, io_refusal};
+use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::policy::{Access, CheckedPath};
-
-/// Default entries per page.
-pub const DEFAULT_LIMIT: u64 = 25;
-/// Default depth.
-pub const DEFAULT_DEPTH: u64 = 2;
-/// Longest entry name shown, in bytes.
-const MAX_NAME_BYTES: usize = 500;
+use crate::workspace::context::Ctx;
+use crate::workspace::policy::Access;
 
 /// Arguments of list-dir.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct ListDirArgs {
     /// The folder to list (default ".").
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: Option<String>,
     /// First entry to show, 1-based, in tree order (default 1).
     #[arg(long)]
@@ -55,7 +47,8 @@ impl Tool for ListDir {
         description: "List a folder as an indented tree: `name/` folders, `name@` symlinks (never \
 followed), `name?` other special files. Entries are sorted by name, children right under their \
 folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the \
-last line says how to continue.",
+last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path \
+argument takes that spelling back.",
         examples: "  agtool list-dir\n  agtool list-dir src --depth 3\n  agtool list-dir . --offset 26 --limit 25",
         group: Group::Files,
         sensitive: false,
@@ -79,7 +72,7 @@ last line says how to continue.",
                     "{spelled} is not a folder; use read_file to read a file"
                 )));
             }
-            Err(e) => return Err(ToolError::refused(format!("cannot list {spelled}: {e}"))),
+            Err(e) => return Err(io_refusal("list", spelled, &e)),
         }
         listing(
             ctx,
@@ -90,112 +83,5 @@ last line says how to continue.",
             args.hidden.unwrap_or(true),
             args.ignored.unwrap_or(false),
         )
-    }
-}
-
-fn suffix(ft: Option<std::fs::FileType>) -> &'static str {
-    match ft {
-        Some(t) if t.is_symlink() => "@",
-        Some(t) if t.is_dir() => "/",
-        Some(t) if t.is_file() => "",
-        _ => "?",
-    }
-}
-
-/// The listing of a checked folder (also used by read-file for a directory). `offset`,
-/// `limit` and `depth` are ≥ 1 (the schema enforces it).
-pub fn listing(
-    ctx: &Ctx,
-    dir: &CheckedPath,
-    offset: u64,
-    limit: u64,
-    depth: u64,
-    hidden: bool,
-    ignored: bool,
-) -> ToolResult {
-    let mut builder = ignore::WalkBuilder::new(&dir.real);
-    builder
-        .max_depth(Some(depth as usize))
-        .hidden(!hidden)
-        .follow_links(false)
-        .sort_by_file_name(|a: &OsStr, b: &OsStr| a.cmp(b))
-        // Inside a repository, gitignore files above its root do not apply (the walk rules
-        // glob and grep share, spec 02).
-        .require_git(crate::tools::walk::in_git_repository(&dir.real))
-        .git_ignore(!ignored)
-        .git_exclude(!ignored)
-        .git_global(!ignored)
-        .ignore(!ignored)
-        .parents(!ignored);
-    let policy = ctx.policy.clone();
-    // `.git` is listed but never expanded; deny-read names are neither listed nor entered.
-    builder.filter_entry(move |e| {
-        let in_git = e
-            .path()
-            .parent()
-            .and_then(|p| p.file_name())
-            .is_some_and(|n| n == ".git")
-            && e.depth() > 1;
-        !in_git && !policy.is_denied_name(e.file_name())
-    });
-    let mut entries: Vec<String> = Vec::new();
-    let mut problems: Vec<String> = Vec::new();
-    for item in builder.build() {
-        match item {
-            Ok(e) if e.depth() == 0 => {}
-            Ok(e) => {
-                let name = e.file_name().to_string_lossy();
-                let name = cut_at_boundary(&name, MAX_NAME_BYTES);
-                let indent = "  ".repeat(e.depth() - 1);
-                entries.push(format!("{indent}{name}{}", suffix(e.file_type())));
-            }
-            Err(err) => problems.push(describe_walk_error(ctx, &err)),
-        }
-    }
-    let mut text = format!("Absolute path: {}\n", dir.real.display());
-    let total = entries.len() as u64;
-    if total > 0 && offset > total {
-        return Err(ToolError::refused(format!(
-            "offset {offset} is past the last entry ({total})"
-        )));
-    }
-    let start = (offset - 1) as usize;
-    let end = (start as u64 + limit).min(total) as usize;
-    for line in &entries[start..end] {
-        text.push_str(line);
-        text.push('\n');
-    }
-    if (end as u64) < total {
-        text.push_str(&format!(
-            "More than {} entries found; continue with offset={}\n",
-            end - start,
-            end + 1
-        ));
-    }
-    if total == 0 {
-        text.push_str("(empty folder)\n");
-    }
-    for p in &problems {
-        text.push_str(&format!("(skipped: {p})\n"));
-    }
-    Ok(Output::text(text).with("entries", total))
-}
-
-/// A walk error as `path: reason`, with the path relative to the current directory.
-pub fn describe_walk_error(ctx: &Ctx, err: &ignore::Error) -> String {
-    fn find(err: &ignore::Error) -> (Option<&std::path::Path>, String) {
-        match err {
-            ignore::Error::WithPath { path, err } => (Some(path.as_path()), find(err).1),
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                find(err)
-            }
-            ignore::Error::Io(e) => (None, io_reason(e)),
-            ignore::Error::Loop { child, .. } => (Some(child.as_path()), "symlink loop".into()),
-            other => (None, other.to_string()),
-        }
-    }
-    match find(err) {
-        (Some(p), reason) => format!("{}: {reason}", ctx.display(p)),
-        (None, reason) => reason,
     }
 }

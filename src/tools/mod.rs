@@ -6,29 +6,33 @@
 //! and `schema` all come from that definition, so they cannot drift.
 
 pub mod apply_patch;
-pub mod args;
 pub mod delete_path;
 pub mod edit_file;
 pub mod edit_lines;
-pub mod edit_miss;
 pub mod exec;
 pub mod exec_command;
 pub mod glob;
 pub mod grep;
 pub mod list_dir;
+pub mod notes_delete;
+pub mod notes_list;
+pub mod notes_read;
+pub mod notes_write;
 pub mod read_file;
-pub mod walk;
+pub mod skill;
 pub mod web_fetch;
 pub mod write_file;
 pub mod write_stdin;
-pub mod write_support;
+
+use std::borrow::Cow;
 
 use clap::Command;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::context::Ctx;
+use crate::args;
 use crate::error::{ToolError, ToolResult};
+use crate::workspace::context::Ctx;
 
 /// A tool group (spec 00, "Groups, sensitivity, serial").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +98,29 @@ pub struct ToolMeta {
     pub tags: &'static [&'static str],
 }
 
+/// What a tool looks like in one context (workspace, configuration, the host's skill
+/// folders): the description and metadata every face shows (`schema`, `call`, `mcp`).
+/// Most tools look the same everywhere ([`ToolView::of`] their `META`); a tool whose
+/// description or flags depend on the context computes its view in [`Tool::view`].
+#[derive(Debug, Clone)]
+pub struct ToolView {
+    /// The model-facing description in this context (e.g. `skill` with its catalogue).
+    pub description: Cow<'static, str>,
+    /// The metadata in this context (e.g. `notes_write` sensitive when
+    /// `notes.write_sensitive = true`). `meta.description` is the static description.
+    pub meta: ToolMeta,
+}
+
+impl ToolView {
+    /// The view of a tool that looks the same in every context.
+    pub fn of(meta: ToolMeta) -> ToolView {
+        ToolView {
+            description: Cow::Borrowed(meta.description),
+            meta,
+        }
+    }
+}
+
 /// One tool: its arguments, name, metadata and behaviour.
 pub trait Tool {
     /// The argument struct: the single source of flags, schema and JSON parsing.
@@ -102,6 +129,16 @@ pub trait Tool {
     const NAME: &'static str;
     /// Metadata.
     const META: ToolMeta;
+    /// The parent command on the command line, for tools that are verbs of one command
+    /// (`notes_list` is `agtool notes list`: parent `notes`); `None` for a top-level
+    /// subcommand. The verb is the name without `<parent>_`, in kebab-case.
+    const CLI_PARENT: Option<&'static str> = None;
+    /// How the tool looks in `ctx` (see [`ToolView`]); `Err(reason)` leaves it out of
+    /// `schema`, `call` and `mcp` (`skill` with no skill at all). Direct subcommands always
+    /// run. The default: [`ToolView::of`] `META`, always offered.
+    fn view(_ctx: &Ctx) -> Result<ToolView, String> {
+        Ok(ToolView::of(Self::META))
+    }
     /// Adjusts the JSON object built from command-line flags before validation (for flags
     /// whose CLI meaning differs from the JSON field, such as apply-patch's `--input FILE`).
     fn cli_fixup(_args: &mut serde_json::Map<String, Value>, _ctx: &Ctx) -> Result<(), ToolError> {
@@ -115,8 +152,12 @@ pub trait Tool {
 pub struct ToolSpec {
     /// snake_case name.
     pub name: &'static str,
-    /// Metadata.
+    /// Static metadata (the faces show [`ToolSpec::view`], which may differ per context).
     pub meta: ToolMeta,
+    /// See [`Tool::CLI_PARENT`].
+    pub parent: Option<&'static str>,
+    /// See [`Tool::view`]; call it through [`ToolSpec::view`].
+    pub view_fn: fn(&Ctx) -> Result<ToolView, String>,
     /// The argument JSON Schema (properties in declaration order), generated once per process.
     pub schema: fn() -> &'static Value,
     /// Adds the tool's flags and positionals to a clap command.
@@ -128,10 +169,55 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
-    /// The subcommand name (kebab-case).
+    /// The subcommand name (kebab-case): the verb under [`ToolSpec::parent`] when there is
+    /// one (`notes_list` → `list`).
     pub fn command_name(&self) -> String {
-        self.name.replace('_', "-")
+        let own = match self.parent {
+            Some(parent) => self
+                .name
+                .strip_prefix(parent)
+                .and_then(|rest| rest.strip_prefix('_'))
+                .unwrap_or(self.name),
+            None => self.name,
+        };
+        own.replace('_', "-")
     }
+
+    /// The single place every face (`schema`, `call`, `mcp`) asks how this tool looks in
+    /// `ctx`: its description and metadata there, or `Err(reason)` when it is left out
+    /// (spec 06: `skill` with no skill at all).
+    pub fn view(&self, ctx: &Ctx) -> Result<ToolView, String> {
+        (self.view_fn)(ctx)
+    }
+
+    /// Whether the tool's group is enabled by `groups` (`all` enables every group).
+    pub fn in_groups(&self, groups: &[String]) -> bool {
+        groups
+            .iter()
+            .any(|g| g == "all" || g == self.meta.group.name())
+    }
+}
+
+/// A parent command's one-line summary (see [`Tool::CLI_PARENT`]).
+pub fn parent_about(parent: &str) -> &'static str {
+    match parent {
+        "notes" => "Keep notes that outlive the session: list, read, write, delete",
+        _ => "",
+    }
+}
+
+/// The tools `ctx` offers to a host (`schema` with no names, `mcp`'s `tools/list`): those of
+/// the enabled groups that are not left out in this context, in registry order, each with
+/// its view.
+pub fn offered(ctx: &Ctx) -> Vec<(ToolSpec, ToolView)> {
+    registry()
+        .into_iter()
+        .filter(|t| t.in_groups(&ctx.groups))
+        .filter_map(|t| {
+            let view = t.view(ctx).ok()?;
+            Some((t, view))
+        })
+        .collect()
 }
 
 fn run_json<T: Tool>(ctx: &Ctx, mut value: Value) -> ToolResult {
@@ -147,6 +233,8 @@ pub fn spec<T: Tool>() -> ToolSpec {
     ToolSpec {
         name: T::NAME,
         meta: T::META,
+        parent: T::CLI_PARENT,
+        view_fn: T::view,
         schema: args::cached_schema::<T::Args>,
         augment: <T::Args as clap::Args>::augment_args,
         cli_fixup: T::cli_fixup,
@@ -170,7 +258,19 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<exec_command::ExecCommand>(),
         spec::<write_stdin::WriteStdin>(),
         spec::<web_fetch::WebFetch>(),
+        spec::<skill::Skill>(),
+        spec::<notes_list::NotesList>(),
+        spec::<notes_read::NotesRead>(),
+        spec::<notes_write::NotesWrite>(),
+        spec::<notes_delete::NotesDelete>(),
     ]
+}
+
+/// The tool that is `verb` under the parent command `parent` (`notes`, `list`).
+pub fn find_verb(parent: &str, verb: &str) -> Option<ToolSpec> {
+    registry()
+        .into_iter()
+        .find(|t| t.parent == Some(parent) && t.command_name() == verb)
 }
 
 /// The tool named `name` (snake_case or kebab-case).

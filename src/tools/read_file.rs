@@ -1,22 +1,23 @@
 //! `read-file`: show a file's lines with a content tag, in slice, tail, anchors or
 //! indentation mode (spec 02, "read-file"). Reading registers the tag (spec 01, freshness).
 
-use std::fs::File;
 use std::path::Path;
 
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
-use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
+use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
+use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
-use crate::tools::list_dir;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
+use crate::workspace::special::{OpenError, open_regular, read_regular};
 
 /// Default number of lines shown.
 pub const DEFAULT_LIMIT: u64 = 2000;
@@ -59,6 +60,7 @@ pub struct Indentation {
 #[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
     /// The file to read (relative to the current directory). A directory is listed instead.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// First line to show, 1-based (default 1).
     #[arg(long)]
@@ -72,7 +74,7 @@ pub struct ReadFileArgs {
     #[arg(long, value_enum)]
     pub mode: Option<Mode>,
     /// Indentation-mode options (an object; given as JSON on the command line).
-    #[arg(long, value_name = "JSON", value_parser = super::args::json_flag::<Indentation>)]
+    #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<Indentation>)]
     pub indentation: Option<Indentation>,
     /// Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false).
     #[arg(long)]
@@ -119,11 +121,10 @@ A directory path returns its listing.",
             ));
         }
         let checked = ctx.check_path(&args.path, Access::Read)?;
-        let meta = std::fs::metadata(&checked.real).map_err(|e| {
-            ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
-        })?;
+        let meta =
+            std::fs::metadata(&checked.real).map_err(|e| io_refusal("read", &args.path, &e))?;
         if meta.is_dir() {
-            return list_dir::listing(ctx, &checked, 1, list_dir::DEFAULT_LIMIT, 1, true, false);
+            return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false);
         }
         if !meta.is_file() {
             // Opening a FIFO would block until a writer appears; a device may never end.
@@ -149,8 +150,9 @@ A directory path returns its listing.",
                 Mode::Indentation => anchor_line(&args) as usize,
             };
             return Err(ToolError::refused(format!(
-                "offset {first} is past the end of {} ({} lines)",
-                args.path, view.total_lines
+                "offset {first} is past the end of {} ({})",
+                args.path,
+                count(view.total_lines, "line")
             )));
         }
         for line in &view.lines {
@@ -167,7 +169,8 @@ A directory path returns its listing.",
             let remaining = view.total_lines - last.number;
             if remaining > 0 && args.mode.unwrap_or_default() == Mode::Slice {
                 text.push_str(&format!(
-                    "({remaining} more lines; continue with offset={})\n",
+                    "({}; continue with offset={})\n",
+                    count(remaining, "more line"),
                     last.number + 1
                 ));
             }
@@ -244,11 +247,20 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
             last: offset.saturating_add(limit - 1),
         },
     };
-    let open = || {
-        File::open(path).map_err(|e| {
-            ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
-        })
+    // Opened without blocking: a FIFO swapped in after the caller's check is refused, not
+    // waited on.
+    let refusal = |e: OpenError| match e {
+        OpenError::Io(e) => io_refusal("read", &args.path, &e),
+        OpenError::Directory => ToolError::refused(format!(
+            "{} became a folder while it was read; read it again",
+            args.path
+        )),
+        OpenError::Special(kind) => ToolError::refused(format!(
+            "{} is not a regular file ({kind}); read_file reads files and folders only",
+            args.path
+        )),
     };
+    let open = || open_regular(path).map_err(refusal);
     if args.mode.unwrap_or_default() == Mode::Slice {
         match scan::scan(open()?, size, window) {
             Ok(s) => return Ok(view_from_scan(s)),
@@ -267,8 +279,7 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
             Err(ScanStop::Wide | ScanStop::NotUtf8) => {}
         }
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e))))?;
+    let bytes = read_regular(path).map_err(refusal)?;
     let text =
         EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(&args.path)))?;
     let all: Vec<&str> = text.lines().collect();

@@ -7,12 +7,12 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::web::cache::Copies;
 use crate::web::policy::WebPolicy;
 use crate::web::{self, Document, FetchRequest, WebError, page};
+use crate::workspace::context::Ctx;
 
 /// Default `max_chars`.
 pub const DEFAULT_MAX_CHARS: u64 = 40_000;

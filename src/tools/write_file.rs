@@ -4,24 +4,28 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::{Output, ToolError, ToolResult};
-use crate::text::editable::EditableText;
-use crate::tools::write_support::{self, decode, encode, line_delta};
+use crate::text::checked::encode;
+use crate::text::editable::{DecodeError, EditableText};
+use crate::text::placeholder;
+use crate::text::plural::count;
+use crate::text::region::line_delta;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Change, Transaction};
+use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 
 /// Arguments of write-file.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct WriteFileArgs {
     /// The file to create or overwrite. Parent folders are created.
+    #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
     pub path: String,
     /// The whole new content (CLI: --content, or stdin). Written exactly as given; in an
     /// existing file, line breaks take the file's own line ending and encoding.
     #[arg(long)]
-    #[schemars(required)]
+    #[schemars(required, length(max = crate::args::MAX_BODY_CHARS))]
     pub content: Option<String>,
     /// Replace an existing file (default true); false refuses when the file exists.
     #[arg(long)]
@@ -33,8 +37,8 @@ pub struct WriteFileArgs {
     /// Refuse unless the file's size is this many bytes.
     #[arg(long, value_name = "BYTES")]
     pub expected_size: Option<u64>,
-    /// Write even when the new content looks like it elides code with a placeholder
-    /// comment such as `// ... rest of code` (default false).
+    /// Write even when the new content adds a placeholder comment such as
+    /// `// ... rest of code` and drops lines of the old file (default false: refused).
     #[arg(long)]
     pub allow_placeholders: Option<bool>,
     /// Refuse a write that adds syntax errors (default true).
@@ -52,7 +56,7 @@ pub enum MtimeGuard {
     /// Milliseconds since the Unix epoch.
     Millis(i64),
     /// RFC 3339, e.g. `2026-11-30T14:51:18Z` or with an offset and fraction.
-    Text(String),
+    Text(#[schemars(length(max = 64))] String),
 }
 
 impl std::str::FromStr for MtimeGuard {
@@ -106,7 +110,8 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let path = ctx.check_path(&args.path, Access::Write)?;
         let txn = Transaction::begin(ctx, [path.real.as_path()])?;
         let before = txn.load(&path)?;
-        let opts = write_support::options(ctx, args.check_syntax, args.dry_run);
+        let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
+        let mut replaced_binary: Option<usize> = None;
         let (new_text, old_text) = match &before {
             None => {
                 check_guards_on_missing(&args)?;
@@ -120,12 +125,29 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
                     )));
                 }
                 check_guards(&path.real, &args, bytes.len() as u64)?;
+                // A file that is not text is named before the freshness gate, which no read
+                // could ever satisfy for it (read_file shows text only).
+                let old = match EditableText::decode(bytes) {
+                    Ok(old) => old,
+                    Err(e) if ctx.freshness => {
+                        return Err(ToolError::refused(not_text_refusal(&args.path, &e)));
+                    }
+                    // With freshness off nothing vouches for content anyway: the file is
+                    // replaced like a new one, written exactly as given.
+                    Err(_) => {
+                        replaced_binary = Some(bytes.len());
+                        EditableText::new_utf8("")
+                    }
+                };
                 txn.require_fresh(&path, bytes)?;
-                let old = decode(&args.path, bytes)?;
                 if !args.allow_placeholders.unwrap_or(false) {
                     check_placeholders(&args.path, old.text(), &content)?;
                 }
-                (EditableText::rewrite_of(&old, &content), Some(old))
+                if replaced_binary.is_some() {
+                    (EditableText::new_utf8(&content), None)
+                } else {
+                    (EditableText::rewrite_of(&old, &content), Some(old))
+                }
             }
         };
         let after = encode(&args.path, &new_text)?;
@@ -137,27 +159,33 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
             new_text: Some(new_text.text().to_owned()),
             mode: None,
         };
-        let written = match write_support::single(txn.commit(vec![change], opts)?) {
+        let written = match txn::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,
             Err(dry) => return Ok(dry),
         };
         let tag = written.tag.clone().unwrap_or_default();
-        let mut text = match &old_text {
-            None => format!(
-                "Created {} [#{tag}] ({} lines)\n",
+        let mut text = match (&old_text, replaced_binary) {
+            (None, Some(len)) => format!(
+                "Wrote {} [#{tag}] (a file that was not text, {}, replaced by {})\n",
                 args.path,
-                new_text.line_count()
+                count(len, "byte"),
+                count(new_text.line_count(), "line")
             ),
-            Some(old) => {
+            (None, None) => format!(
+                "Created {} [#{tag}] ({})\n",
+                args.path,
+                count(new_text.line_count(), "line")
+            ),
+            (Some(old), _) => {
                 let (added, removed) = line_delta(old.text(), new_text.text());
                 format!("Wrote {} [#{tag}] (+{added} -{removed} lines)\n", args.path)
             }
         };
-        write_support::push_notes(&mut text, &written);
+        txn::push_notes(&mut text, &written);
         Ok(Output::text(text)
             .with("path", args.path.clone())
             .with("tag", tag)
-            .with("created", old_text.is_none()))
+            .with("created", before.is_none()))
     }
 }
 
@@ -168,8 +196,9 @@ fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Resu
         && expected != size
     {
         return Err(ToolError::refused(format!(
-            "stale: {} is {size} bytes, expected {expected}; read it again",
-            args.path
+            "stale: {} is {}, expected {expected}; read it again",
+            args.path,
+            count(size, "byte")
         ))
         .with("stale", true));
     }
@@ -280,93 +309,34 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// Whether a line is an omission placeholder: a comment that says code was left out
-/// (`// ... rest of code`, `# ... existing code ...`, `/* unchanged */`, `<!-- ... -->`).
-pub fn is_placeholder(line: &str) -> bool {
-    let t = line.trim();
-    let body = ["//", "#", "/*", "<!--", "--", ";", "*"]
-        .iter()
-        .find_map(|m| t.strip_prefix(m));
-    let Some(body) = body else {
-        return false;
-    };
-    let body = body
-        .trim()
-        .trim_end_matches("*/")
-        .trim_end_matches("-->")
-        .trim()
-        .to_ascii_lowercase();
-    let ellipsis = body.contains("...") || body.contains('…');
-    let words = [
-        "rest of",
-        "existing",
-        "unchanged",
-        "remaining",
-        "omitted",
-        "same as before",
-        "previous code",
-        "other code",
-        "as before",
-        "code here",
-    ];
-    let says_elided = words.iter().any(|w| body.contains(w));
-    (ellipsis && (says_elided || body.trim_matches(['.', '…', ' ']).is_empty()))
-        || body == "unchanged"
-        || body.starts_with("unchanged ")
+/// The placeholder guard (spec 03, [`crate::text::placeholder`]): refuses a rewrite that adds
+/// a placeholder line the old text did not have and drops lines of the old text.
+fn check_placeholders(spelled: &str, old: &str, new: &str) -> Result<(), ToolError> {
+    match placeholder::find_elision(old.lines(), new.lines()) {
+        None => Ok(()),
+        Some(e) => Err(ToolError::refused(format!(
+            "line {} of the new content of {spelled} looks like an omission placeholder ({:?}) \
+             and the new content drops {} of the file; nothing was written: {}",
+            e.index + 1,
+            e.line,
+            count(e.removed, "line"),
+            placeholder::ADVICE
+        ))),
+    }
 }
 
-/// Refuses a rewrite that is less than half the old size and has a placeholder line the old
-/// text did not have (spec 03).
-fn check_placeholders(spelled: &str, old: &str, new: &str) -> Result<(), ToolError> {
-    if new.len() * 2 >= old.len() {
-        return Ok(());
-    }
-    let old_has: std::collections::HashSet<&str> = old
-        .lines()
-        .filter(|l| is_placeholder(l))
-        .map(str::trim)
-        .collect();
-    if let Some((n, line)) = new
-        .lines()
-        .enumerate()
-        .find(|(_, l)| is_placeholder(l) && !old_has.contains(l.trim()))
-    {
-        return Err(ToolError::refused(format!(
-            "the new content of {spelled} is less than half the old size and line {} looks like \
-             an omission placeholder ({:?}); write the complete content, use edit_file for a \
-             partial change, or pass allow_placeholders: true if the line is meant literally",
-            n + 1,
-            line.trim()
-        )));
-    }
-    Ok(())
+/// The refusal for overwriting a file that is not text while freshness is on.
+fn not_text_refusal(spelled: &str, e: &DecodeError) -> String {
+    format!(
+        "{} (read_file cannot show it, so no read can vouch for replacing it and write_file does \
+         not overwrite it; ask the user to replace or delete it, or write to a new path)",
+        e.message(spelled)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn placeholders() {
-        for yes in [
-            "// ... rest of code",
-            "    # ... existing code ...",
-            "/* unchanged */",
-            "// ...",
-            "<!-- ... rest of the page -->",
-            "// … remaining methods",
-        ] {
-            assert!(is_placeholder(yes), "{yes}");
-        }
-        for no in [
-            "// see docs",
-            "let x = y...z;",
-            "# Title",
-            "// TODO: handle rest of input",
-        ] {
-            assert!(!is_placeholder(no), "{no}");
-        }
-    }
 
     #[test]
     fn rfc3339() {

@@ -5,11 +5,10 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::context::Ctx;
 use crate::error::ToolResult;
 use crate::exec::session::{self, SessionError, WriteStdinRequest};
-use crate::tools::exec_command::reply_output;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::context::Ctx;
 
 /// Arguments of write-stdin.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
@@ -30,6 +29,7 @@ pub struct WriteStdinArgs {
             characters of text. Without --chars the text is read from stdin when stdin is \
             not a terminal; otherwise the call only polls for output"
     )]
+    #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub chars: Option<String>,
     /// How long to wait for output, in ms (default 250; 250..30000 after a write; an empty
     /// poll waits 5000..300000). The call returns earlier when the process exits.
@@ -74,8 +74,8 @@ and either the session id (still running) or the exit code (then the session is 
         let state_dir = ctx.state_dir();
         if !state_dir.is_dir() {
             // No state folder: no session was ever started here. Do not start a server.
-            return reply_output(Err(SessionError::NoSession(args.session_id)));
+            return Err(SessionError::NoSession(args.session_id).into());
         }
-        reply_output(session::client::write_stdin(&state_dir, &req))
+        Ok(session::client::write_stdin(&state_dir, &req)?.into_output())
     }
 }

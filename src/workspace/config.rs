@@ -1,6 +1,8 @@
-//! Layered configuration (spec 00, "Configuration"): flags > environment >
-//! `.agent-state/config.toml` > `~/.config/agtool/config.toml` > defaults. Flags and
-//! environment are applied by the caller on top of [`Config::load`]'s result.
+//! Layered configuration (spec 00, "Configuration"): flags > environment > `--config` file >
+//! `.agent-state/config.toml` > `~/.config/agtool/config.toml` > defaults. One file's keys,
+//! parsing and merging live here; loading the layers with workspace trust is
+//! [`crate::workspace::trust::load`], and flags and environment are applied by the caller on
+//! top of its result.
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +36,10 @@ pub struct Config {
     pub skills: Option<SkillsConfig>,
     /// Tool groups enabled for `call`, `mcp` and `schema`.
     pub tools: Option<ToolsConfig>,
+    /// Workspace roots whose `.agent-state/config.toml` may widen the policy (spec 00,
+    /// "Workspace trust"). Read from the user's file and `--config` files only: absolute
+    /// paths, or `~/...` under `$HOME`; a workspace matches when its root is one of them.
+    pub trusted_workspaces: Option<Vec<PathBuf>>,
 }
 
 /// `[exec]` table (spec 05).
@@ -94,21 +100,26 @@ fn pick<T>(base: Option<T>, over: Option<T>) -> Option<T> {
 }
 
 impl Config {
-    /// Parses one TOML file's text; `origin` names the file in errors.
+    /// Parses one TOML file's text; `origin` names the file in errors. An error names the
+    /// line number and the key there, never the line's text or a value: the file may be one
+    /// outside the workspace (`--config`), and its text must not reach the caller.
     pub fn parse(text: &str, origin: &Path) -> Result<Config, String> {
         toml::from_str(text).map_err(|e| {
-            // The message alone ("expected a boolean") does not say which key; the line it
-            // points at does.
+            // The message alone ("expected a boolean") does not say which key; the line
+            // number and the key on that line do.
             let place = e.span().map(|span| {
                 let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                let line = text.lines().nth(line_no - 1).unwrap_or_default().trim();
-                format!(" line {line_no} (`{line}`)")
+                let line = text.lines().nth(line_no - 1).unwrap_or_default();
+                match key_of(line) {
+                    Some(key) => format!(" line {line_no} (key `{key}`)"),
+                    None => format!(" line {line_no}"),
+                }
             });
             format!(
                 "invalid configuration in {}{}: {}",
                 origin.display(),
                 place.unwrap_or_default(),
-                e.message()
+                without_values(e.message())
             )
         })
     }
@@ -156,37 +167,55 @@ impl Config {
             tools: merge_table(self.tools, over.tools, |b, o| ToolsConfig {
                 groups: pick(b.groups, o.groups),
             }),
+            trusted_workspaces: pick(self.trusted_workspaces, over.trusted_workspaces),
         }
-    }
-
-    /// Loads the file layers: the user file (`$XDG_CONFIG_HOME` or `~/.config`,
-    /// `agtool/config.toml`), then `<root>/.agent-state/config.toml`, then `explicit`
-    /// (`--config` / `AGTOOL_CONFIG`), each over the previous.
-    pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Config, String> {
-        let mut layers = Vec::new();
-        let user_dir = std::env::var_os("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
-        if let Some(dir) = user_dir {
-            layers.push(dir.join("agtool/config.toml"));
-        }
-        layers.push(root.join(super::root::STATE_DIR).join("config.toml"));
-        let mut config = Config::default();
-        for path in layers {
-            config = config.merged(Config::read(&path)?);
-        }
-        if let Some(path) = explicit {
-            if !path.exists() {
-                return Err(format!(
-                    "configuration file {} does not exist",
-                    path.display()
-                ));
-            }
-            config = config.merged(Config::read(path)?);
-        }
-        Ok(config)
     }
 }
+
+/// The bare key a TOML line assigns (`timeout_ms` in `timeout_ms = 5`), when it looks like
+/// one: short, and only letters, digits, `_`, `-` and `.`.
+fn key_of(line: &str) -> Option<&str> {
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    let ok = !key.is_empty()
+        && key.len() <= 64
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    ok.then_some(key)
+}
+
+/// A TOML/serde message without the values it quotes: `invalid type: string "x", expected
+/// a boolean` becomes `invalid type: string, expected a boolean`. Key names in backticks
+/// (`unknown field `x``) stay.
+fn without_values(msg: &str) -> String {
+    let first = msg.lines().next().unwrap_or_default();
+    for head in ["invalid type: ", "invalid value: ", "invalid length "] {
+        if let Some(rest) = first.strip_prefix(head)
+            && let Some((got, expected)) = rest.split_once(", expected")
+        {
+            let kind = got.split_whitespace().next().unwrap_or("value");
+            return format!("{head}{kind}, expected{expected}");
+        }
+    }
+    // Anything else: drop double-quoted spans, which only ever hold values.
+    let mut out = String::new();
+    let mut quoted = false;
+    for c in msg.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            if quoted {
+                out.push_str("\"...\"");
+            }
+        } else if !quoted {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Groups on by default for `call`, `mcp` and `schema` (spec 00, "Groups").
+pub const DEFAULT_GROUPS: [&str; 1] = ["files"];
 
 fn merge_table<T: Default>(base: Option<T>, over: Option<T>, f: impl Fn(T, T) -> T) -> Option<T> {
     match (base, over) {
@@ -213,13 +242,30 @@ mod tests {
     fn a_wrong_type_names_the_line_and_key() {
         let text = "# settings\n[exec]\ntimeout_ms = \"soon\"\n";
         let err = Config::parse(text, Path::new("c.toml")).unwrap_err();
-        assert!(
-            err.contains("c.toml line 3 (`timeout_ms = \"soon\"`)"),
-            "{err}"
-        );
+        assert!(err.contains("c.toml line 3 (key `timeout_ms`)"), "{err}");
+        assert!(!err.contains("soon"), "the value is not quoted: {err}");
         let err = Config::parse("freshness = \"no\"\n", Path::new("c.toml")).unwrap_err();
-        assert!(err.contains("line 1 (`freshness = \"no\"`)"), "{err}");
+        assert!(err.contains("line 1 (key `freshness`)"), "{err}");
         assert!(err.contains("expected a boolean"), "{err}");
+        assert!(!err.contains("\"no\""), "{err}");
+    }
+
+    #[test]
+    fn errors_never_quote_the_file() {
+        for text in [
+            "root:x:0:0:secret-TOKEN-123:/root:/bin/bash\n",
+            "freshness = \"secret-TOKEN-123\"\n",
+            "[exec]\ntimeout_ms = 'secret-TOKEN-123'\n",
+            "write_roots = [1, \"secret-TOKEN-123\"]\n",
+            "secret-TOKEN-123\n",
+        ] {
+            let err = Config::parse(text, Path::new("/etc/x")).unwrap_err();
+            assert!(!err.contains("TOKEN"), "{err}");
+            assert!(
+                err.contains("/etc/x line 1") || err.contains("line 2"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -132,8 +132,7 @@ pub struct PathLock {
 impl PathLock {
     /// Blocks until the lock for `real_path` is held.
     pub fn acquire(state_dir: &Path, real_path: &Path) -> io::Result<PathLock> {
-        let dir = state_dir.join("locks");
-        std::fs::create_dir_all(&dir)?;
+        let dir = crate::workspace::root::ensure_state_subdir(state_dir, "locks", 0o755)?;
         let key = real_path.to_string_lossy();
         let name = format!(
             "{:08x}-{:x}.lock",
@@ -144,6 +143,7 @@ impl PathLock {
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(dir.join(name))?;
         file.lock()?;
         Ok(PathLock { _file: file })

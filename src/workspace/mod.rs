@@ -1,10 +1,17 @@
-//! The workspace: root discovery, configuration, path policy, the file layer and the state
-//! store (spec 00 "Workspace root and state", spec 01).
+//! The workspace: root discovery, configuration, path policy, the context every tool runs in
+//! (root, current directory, agent, policy, state store), the file layer, write transactions
+//! and the state store (spec 00 "Workspace root and state", spec 01).
 
 pub mod config;
+pub mod context;
+pub mod dir;
 pub mod fs;
+pub mod patch_plan;
 pub mod policy;
 pub mod root;
+pub mod skill_dirs;
+pub mod special;
 pub mod state;
+pub mod trust;
 pub mod txn;
 pub mod write_gate;

@@ -7,8 +7,10 @@
 //! components, so `/srv/app` never contains `/srv/app-evil`.
 
 use std::collections::VecDeque;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
+
+use crate::text::path_escape;
 
 /// Names that are never written, moved into or deleted (spec 01).
 pub const BUILTIN_PROTECTED: [&str; 5] = [".git", ".agents", ".codex", ".aws", ".agent-state"];
@@ -56,7 +58,10 @@ pub enum PolicyError {
         root: String,
     },
     /// A protected component on a write.
-    #[error("{path} is inside {name}, which agtool never writes, moves into or deletes")]
+    #[error(
+        "{}",
+        refusal(path, name, "protected", "never writes, moves into or deletes")
+    )]
     Protected {
         /// The path as the caller spelled it.
         path: String,
@@ -64,7 +69,7 @@ pub enum PolicyError {
         name: String,
     },
     /// A deny_read component on a read.
-    #[error("{path} is inside {name}, which agtool does not read")]
+    #[error("{}", refusal(path, name, "denied for reading", "does not read"))]
     DenyRead {
         /// The path as the caller spelled it.
         path: String,
@@ -83,6 +88,30 @@ pub enum PolicyError {
         /// The path as the caller spelled it.
         path: String,
     },
+}
+
+/// `<path> is inside <name>, which agtool <does>`, or, when the path names that entry itself
+/// (`.git`, `./.git/`), `<path> is <what>: agtool <does> <name>` (".git is inside .git" said
+/// nothing).
+fn refusal(path: &str, name: &str, what: &str, does: &str) -> String {
+    let last = Path::new(path).file_name().map(|n| n.as_encoded_bytes());
+    if last.is_some_and(|l| l.eq_ignore_ascii_case(name.as_bytes())) {
+        format!("{path} is {what}: agtool {does} {name}")
+    } else {
+        format!("{path} is inside {name}, which agtool {does}")
+    }
+}
+
+/// A policy refusal as a tool error: argument errors (empty path, NUL byte) are usage errors,
+/// the rest refusals (spec 01, "Path policy").
+impl From<PolicyError> for crate::error::ToolError {
+    fn from(e: PolicyError) -> crate::error::ToolError {
+        if e.is_usage() {
+            crate::error::ToolError::usage(e.to_string())
+        } else {
+            crate::error::ToolError::refused(e.to_string())
+        }
+    }
 }
 
 impl PolicyError {
@@ -165,10 +194,13 @@ impl PathPolicy {
         if spelled.is_empty() {
             return Err(PolicyError::Empty);
         }
-        if spelled.contains('\0') {
+        // Printed names escape bytes that are not UTF-8 (`caf\xe9.txt`): decoded here, the one
+        // place path arguments enter (crate::text::path_escape).
+        let named = path_escape::spelled_path(cwd, spelled);
+        if spelled.contains('\0') || named.as_os_str().as_encoded_bytes().contains(&0) {
             return Err(PolicyError::Nul(spelled.to_owned()));
         }
-        let literal = fold(&cwd.join(spelled));
+        let literal = fold(&named);
         let real = resolve(&literal).map_err(|SymlinkLoop| PolicyError::Loop {
             path: spelled.to_owned(),
         })?;
@@ -188,6 +220,30 @@ impl PathPolicy {
         literal: PathBuf,
         real: PathBuf,
         access: Access,
+    ) -> Result<CheckedPath, PolicyError> {
+        self.check_pair(spelled, literal, real, access, false)
+    }
+
+    /// [`PathPolicy::check_resolved`] for a folder agtool keeps its own files in (the notes
+    /// store, spec 06): the same roots and names, except that the state folder
+    /// (`.agent-state`) may be written, since the default store lives there.
+    pub fn check_state_store(
+        &self,
+        spelled: &str,
+        literal: PathBuf,
+        real: PathBuf,
+        access: Access,
+    ) -> Result<CheckedPath, PolicyError> {
+        self.check_pair(spelled, literal, real, access, true)
+    }
+
+    fn check_pair(
+        &self,
+        spelled: &str,
+        literal: PathBuf,
+        real: PathBuf,
+        access: Access,
+        state_writable: bool,
     ) -> Result<CheckedPath, PolicyError> {
         let roots: Vec<&Root> = match access {
             Access::Read => std::iter::once(&self.root)
@@ -226,7 +282,10 @@ impl PathPolicy {
                     Component::Normal(n) => Some(n),
                     _ => None,
                 })
-                .find(|n| names.iter().any(|p| same_name(p, n)))
+                .find(|n| {
+                    names.iter().any(|p| same_name(p, n))
+                        && !(state_writable && same_name(OsStr::new(super::root::STATE_DIR), n))
+                })
             {
                 let name = name.to_string_lossy().into_owned();
                 let path = spelled.to_owned();

@@ -11,8 +11,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 /// File name of the database inside `.agent-state/`.
 pub const DB_FILE: &str = "state.db";
-/// How long one invocation waits for another's transaction before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Files SQLite keeps beside the database: none may be a symlink either.
+const DB_SIDE_FILES: [&str; 3] = ["-wal", "-shm", "-journal"];
+/// Lock file held while a corrupt database is moved aside, so that of many processes finding
+/// it corrupt together, one moves it and the others use the fresh one.
+const RECOVERY_LOCK: &str = "state.db.recovery-lock";
+/// How long one invocation waits for another's transaction before giving up. Transactions
+/// are a few milliseconds (64 parallel invocations stay far below this); a process holding
+/// the database longer is stuck, and the caller hears so well within a tool's 30 s timeout.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// WAL size after which closing a store checkpoints and empties it. Each process's first
 /// connection rebuilds the WAL index by reading the whole WAL, and a checkpoint costs a few
 /// fsyncs: about 60 calls share one checkpoint, and no open reads more than this.
@@ -37,13 +44,54 @@ pub struct FreshnessEntry {
 pub struct StateStore {
     conn: Connection,
     dir: PathBuf,
+    /// Said once to the caller: the database was corrupt and a fresh one was started.
+    notice: Option<String>,
 }
 
 /// Errors from the store carry SQLite's message; callers present them as refusals.
 pub type StateResult<T> = Result<T, String>;
 
-fn sql_err(e: rusqlite::Error) -> String {
-    format!("state database error: {e}")
+/// The database's path, for messages.
+fn db_path(dir: &Path) -> PathBuf {
+    dir.join(DB_FILE)
+}
+
+/// A message for an SQLite error that names the database and, for the failures a person can
+/// fix (another process holding it, no write permission), what to do.
+fn describe_sql(db: &Path, e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode as C;
+    let code = match e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    };
+    match code {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => format!(
+            "the state database {} is locked by another process (waited {} s); try again, or \
+             end the process holding it (`fuser {}` names it)",
+            db.display(),
+            BUSY_TIMEOUT.as_secs(),
+            db.display()
+        ),
+        Some(C::ReadOnly) => format!(
+            "the state database {} is read-only ({e}); make it and its folder writable, or \
+             pass --no-freshness",
+            db.display()
+        ),
+        Some(C::CannotOpen) => format!(
+            "cannot open the state database {} ({e}); check the folder's permissions",
+            db.display()
+        ),
+        _ => format!("state database {}: {e}", db.display()),
+    }
+}
+
+/// Whether `e` says the file is not a usable database (garbage, truncated, damaged).
+fn is_corruption(e: &rusqlite::Error) -> bool {
+    matches!(
+        e,
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
+    )
 }
 
 fn now_ms() -> i64 {
@@ -54,23 +102,116 @@ fn now_ms() -> i64 {
 }
 
 impl StateStore {
-    /// Opens (creating if needed) the database in `state_dir`.
+    /// Opens (creating if needed) the database in `state_dir` (spec 01, "State store").
+    ///
+    /// Refuses a database (or its `-wal`/`-shm`/`-journal` file) that is a symlink, so nothing
+    /// is created where a committed link points. A database that is not one (garbage, a
+    /// damaged file, a folder or FIFO in its place) is moved aside as
+    /// `state.db.corrupt-<UTC time>` and a fresh one started; [`StateStore::take_notice`]
+    /// then says so once. Errors name the database: another process holding it past
+    /// [`BUSY_TIMEOUT`], no permission, a symlink.
     pub fn open(state_dir: &Path) -> StateResult<StateStore> {
-        let conn = Connection::open(state_dir.join(DB_FILE)).map_err(sql_err)?;
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(sql_err)?;
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-            .map_err(sql_err)?;
+        let db = db_path(state_dir);
+        refuse_links(state_dir)?;
+        let damaged = match std::fs::symlink_metadata(&db) {
+            Ok(m) if !m.is_file() => Some(format!("it is a {}", kind_of(&m))),
+            _ => None,
+        };
+        let why = match damaged {
+            Some(why) => why,
+            None => match Self::open_as_is(state_dir) {
+                Ok(store) => return Ok(store),
+                Err(e) if is_corruption(&e) => e.to_string(),
+                Err(e) => return Err(describe_sql(&db, &e)),
+            },
+        };
+        Self::recover(state_dir, &why)
+    }
+
+    /// Moves a corrupt database aside and opens a fresh one, under [`RECOVERY_LOCK`]: when
+    /// another process has just done it, its fresh database is used as is.
+    fn recover(state_dir: &Path, why: &str) -> StateResult<StateStore> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let db = db_path(state_dir);
+        let lock_path = state_dir.join(RECOVERY_LOCK);
+        crate::workspace::root::refuse_symlink(&lock_path).map_err(|e| e.to_string())?;
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&lock_path)
+            .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+        lock.lock()
+            .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+        refuse_links(state_dir)?;
+        let still_damaged = std::fs::symlink_metadata(&db).is_ok_and(|m| !m.is_file());
+        let aside = if still_damaged {
+            Some(Self::move_aside(state_dir)?)
+        } else {
+            match Self::open_as_is(state_dir) {
+                // Another process moved it aside and started a fresh one.
+                Ok(mut store) => {
+                    store.notice = Some(reset_notice(why, None));
+                    return Ok(store);
+                }
+                Err(e) if is_corruption(&e) => Some(Self::move_aside(state_dir)?),
+                Err(e) => return Err(describe_sql(&db, &e)),
+            }
+        };
+        let mut store = Self::open_as_is(state_dir).map_err(|e| describe_sql(&db, &e))?;
+        store.notice = Some(reset_notice(why, aside.as_deref()));
+        drop(lock);
+        Ok(store)
+    }
+
+    /// Renames the database to `state.db.corrupt-<UTC time>` (its WAL beside it, with
+    /// `-wal` appended; the shared-memory index, rebuilt from the WAL, is removed) and
+    /// returns the new path.
+    fn move_aside(state_dir: &Path) -> StateResult<PathBuf> {
+        let db = db_path(state_dir);
+        let stamp = utc_stamp(std::time::SystemTime::now());
+        let mut aside = state_dir.join(format!("{DB_FILE}.corrupt-{stamp}"));
+        let mut n = 1;
+        while std::fs::symlink_metadata(&aside).is_ok() {
+            n += 1;
+            aside = state_dir.join(format!("{DB_FILE}.corrupt-{stamp}-{n}"));
+        }
+        std::fs::rename(&db, &aside)
+            .map_err(|e| format!("cannot move the corrupt {} aside: {e}", db.display()))?;
+        let wal = state_dir.join(format!("{DB_FILE}-wal"));
+        if std::fs::symlink_metadata(&wal).is_ok() {
+            let mut wal_aside = aside.clone().into_os_string();
+            wal_aside.push("-wal");
+            let _ = std::fs::rename(&wal, wal_aside);
+        }
+        for side in ["-shm", "-journal"] {
+            let _ = std::fs::remove_file(state_dir.join(format!("{DB_FILE}{side}")));
+        }
+        Ok(aside)
+    }
+
+    /// Opens the database as it is; errors are SQLite's.
+    fn open_as_is(state_dir: &Path) -> rusqlite::Result<StateStore> {
+        use rusqlite::OpenFlags;
+        let conn = Connection::open_with_flags(
+            db_path(state_dir),
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NOFOLLOW,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
             // Changing the journal mode needs the database to itself, and SQLite answers
             // SQLITE_BUSY at once there instead of calling the busy handler: when many
             // processes open a new database together, all but one would fail. Retry instead.
             let _: String =
-                retry_while_busy(|| conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)))
-                    .map_err(sql_err)?;
+                retry_while_busy(|| conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)))?;
         }
-        conn.execute_batch("PRAGMA synchronous=NORMAL;")
-            .map_err(sql_err)?;
+        conn.execute_batch("PRAGMA synchronous=NORMAL;")?;
         // Every invocation is a short-lived process, so each one would be the last connection
         // and checkpoint, fsync and delete the WAL on close, then the next one recreate and
         // fsync it: ~20 ms of a 25 ms read-file. So the WAL stays on close, and is
@@ -78,11 +219,8 @@ impl StateStore {
         conn.set_db_config(
             rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
             true,
-        )
-        .map_err(sql_err)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(sql_err)?;
+        )?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version < SCHEMA_VERSION {
             conn.execute_batch(
                 "BEGIN IMMEDIATE;
@@ -95,13 +233,40 @@ impl StateStore {
                  CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                  PRAGMA user_version = 1;
                  COMMIT;",
-            )
-            .map_err(sql_err)?;
+            )?;
         }
+        // Reads the schema and the table's first page: a damaged file shows here, at open,
+        // where it can still be moved aside.
+        conn.query_row(
+            "SELECT count(*) FROM (SELECT 1 FROM freshness LIMIT 1)",
+            [],
+            |_| Ok(()),
+        )?;
         Ok(StateStore {
             conn,
             dir: state_dir.to_path_buf(),
+            notice: None,
         })
+    }
+
+    /// The note for the caller when this open replaced a corrupt database (said once: the
+    /// next open finds the fresh one).
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
+    }
+
+    /// Why nothing can be recorded now, when a write would fail (a read-only database or
+    /// folder, another process holding it): None when writes work. Costs one empty write
+    /// transaction, so only for explaining a refusal.
+    pub fn write_problem(&self) -> Option<String> {
+        match self.conn.execute("UPDATE kv SET value = value WHERE 0", []) {
+            Ok(_) => None,
+            Err(e) => Some(self.err(e)),
+        }
+    }
+
+    fn err(&self, e: rusqlite::Error) -> String {
+        describe_sql(&db_path(&self.dir), &e)
     }
 
     /// The `.agent-state/` folder this store lives in.
@@ -118,7 +283,7 @@ impl StateStore {
                 params![agent, path_key(real_path), tag, now_ms()],
             )
             .map(|_| ())
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// The tag `agent` was last shown for `real_path`, if any.
@@ -130,7 +295,7 @@ impl StateStore {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// Drops the entries (every agent) for `real_path` and, when it is a folder, everything
@@ -143,14 +308,14 @@ impl StateStore {
                 "DELETE FROM freshness WHERE path = ?1 OR substr(path, 1, length(?2)) = ?2",
                 params![key, prefix],
             )
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// Empties every table.
     pub fn reset(&self) -> StateResult<()> {
         self.conn
             .execute_batch("DELETE FROM freshness; DELETE FROM failures;")
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// Every freshness entry, ordered by path then agent.
@@ -158,7 +323,7 @@ impl StateStore {
         let mut stmt = self
             .conn
             .prepare("SELECT agent, path, tag, at_ms FROM freshness ORDER BY path, agent")
-            .map_err(sql_err)?;
+            .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
                 Ok(FreshnessEntry {
@@ -168,8 +333,8 @@ impl StateStore {
                     at_ms: r.get(3)?,
                 })
             })
-            .map_err(sql_err)?;
-        rows.collect::<Result<_, _>>().map_err(sql_err)
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
     /// Adds one to the consecutive-failure counter of (agent, path, tool) and returns the new
@@ -183,7 +348,7 @@ impl StateStore {
                 params![agent, path_key(real_path), tool],
                 |r| r.get(0),
             )
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// Clears the failure counters of (agent, path) for every tool (a success or a read).
@@ -194,7 +359,7 @@ impl StateStore {
                 params![agent, path_key(real_path)],
             )
             .map(|_| ())
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// A value from the key/value table (used by the exec session server to be found).
@@ -204,7 +369,7 @@ impl StateStore {
                 r.get(0)
             })
             .optional()
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 
     /// Sets a key/value pair.
@@ -216,12 +381,12 @@ impl StateStore {
                 params![key, value],
             )
             .map(|_| ())
-            .map_err(sql_err)
+            .map_err(|e| self.err(e))
     }
 }
 
 impl Drop for StateStore {
-    /// Checkpoints and truncates the WAL once it has passed [`WAL_LIMIT_BYTES`]. Best effort:
+    /// Checkpoints and truncates the WAL once it has passed `WAL_LIMIT_BYTES`. Best effort:
     /// the data is already committed, so when other processes keep the database busy the
     /// checkpoint is left to a later close.
     fn drop(&mut self) {
@@ -255,6 +420,59 @@ fn retry_while_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite:
             other => return other,
         }
     }
+}
+
+/// Refuses the database and its side files when any is a symlink.
+fn refuse_links(state_dir: &Path) -> StateResult<()> {
+    let db = db_path(state_dir);
+    crate::workspace::root::refuse_symlink(&db).map_err(|e| e.to_string())?;
+    for side in DB_SIDE_FILES {
+        crate::workspace::root::refuse_symlink(&state_dir.join(format!("{DB_FILE}{side}")))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Words for a file type that is not a regular file.
+fn kind_of(m: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    if t.is_dir() {
+        "folder"
+    } else if t.is_fifo() {
+        "FIFO"
+    } else if t.is_socket() {
+        "socket"
+    } else {
+        "special file"
+    }
+}
+
+/// The note said once after a corrupt database was replaced.
+fn reset_notice(why: &str, aside: Option<&Path>) -> String {
+    let kept = match aside {
+        Some(p) => format!(" and was moved to {}", p.display()),
+        None => String::new(),
+    };
+    format!(
+        "Note: the state database was unusable ({why}){kept}; a fresh one was started, so \
+         the freshness records were reset: read files again before editing them."
+    )
+}
+
+/// `YYYYMMDDTHHMMSSZ` for `t` (UTC).
+fn utc_stamp(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = crate::text::clock::civil_from_days(days);
+    format!(
+        "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// The key a path is stored under: its lossy UTF-8 form.

@@ -10,11 +10,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::context::Ctx;
-use crate::error::ToolError;
+use crate::error::{Output, ToolError};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::content_tag;
+use crate::workspace::context::Ctx;
 use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
@@ -148,7 +148,8 @@ impl<'c> Transaction<'c> {
                 path.spelled,
                 crate::workspace::fs::kind_name(&m.file_type())
             ))),
-            Ok(_) => std::fs::read(&path.real)
+            // Opened without blocking, so a FIFO swapped in after the check is refused.
+            Ok(_) => crate::workspace::special::read_regular(&path.real)
                 .map(Some)
                 .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", path.spelled))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -167,15 +168,31 @@ impl<'c> Transaction<'c> {
         }
         let now = content_tag(current);
         let recorded = self.shown_tag(path).map_err(ToolError::refused)?;
+        // When reads cannot be recorded, "read it first" would send the caller in a circle:
+        // say why instead (spec 01; issue 12: a read-only database).
+        let unrecordable = || self.ctx.recording_problem();
         match recorded {
-            None => Err(ToolError::refused(format!(
-                "read {} before editing it (read_file shows the current content and records it)",
-                path.spelled
-            ))),
-            Some(tag) if tag != now => Err(ToolError::refused(format!(
-                "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
-                path.spelled
-            ))),
+            None => Err(ToolError::refused(match unrecordable() {
+                Some(why) => format!(
+                    "no read of {} is recorded, and reads cannot be recorded now: {why}",
+                    path.spelled
+                ),
+                None => format!(
+                    "read {} before editing it (read_file shows the current content and records it)",
+                    path.spelled
+                ),
+            })),
+            Some(tag) if tag != now => Err(ToolError::refused(match unrecordable() {
+                Some(why) => format!(
+                    "{} differs from the last read agtool could record (tag {tag}, now {now}), \
+                     and reads cannot be recorded now: {why}",
+                    path.spelled
+                ),
+                None => format!(
+                    "{} changed since you last read it (tag {tag}, now {now}); read it again before editing.",
+                    path.spelled
+                ),
+            })),
             Some(_) => Ok(()),
         }
     }
@@ -283,7 +300,10 @@ impl<'c> Transaction<'c> {
                         if i == 0 {
                             "nothing was changed".to_owned()
                         } else {
-                            format!("the {i} file(s) already written were restored")
+                            format!(
+                                "the {} already written were restored",
+                                crate::text::plural::count(i, "file")
+                            )
                         }
                     } else {
                         "restoring the files already written failed too; check them".to_owned()
@@ -363,4 +383,40 @@ fn restore(undo: Vec<Undo<'_>>) -> bool {
         ok &= r.is_ok();
     }
     ok
+}
+
+impl WriteOptions {
+    /// The options of one write call from its `check_syntax` and `dry_run` arguments:
+    /// `dry_run` defaults to false; `check_syntax` to true, and is off when the global
+    /// setting is off.
+    pub fn for_call(ctx: &Ctx, check_syntax: Option<bool>, dry_run: Option<bool>) -> WriteOptions {
+        WriteOptions {
+            dry_run: dry_run.unwrap_or(false),
+            check_syntax: check_syntax.unwrap_or(true) && ctx.syntax_check,
+        }
+    }
+}
+
+/// The output of a dry run: the diff as plain text (the model reads it; a face that prints
+/// for a person colours it, see `crate::faces::colour`), also in the `diff` field.
+pub fn dry_run_output(diff_text: String) -> Output {
+    Output::text(diff_text.clone())
+        .with("dry_run", true)
+        .with("diff", diff_text)
+}
+
+/// Appends the syntax summary and any registration note of a written file, one line each.
+pub fn push_notes(text: &mut String, w: &Written) {
+    for line in [&w.syntax, &w.note].into_iter().flatten() {
+        text.push_str(line);
+        text.push('\n');
+    }
+}
+
+/// The single written file of a one-file transaction.
+pub fn single(outcome: Outcome) -> Result<Written, Output> {
+    match outcome {
+        Outcome::DryRun(d) => Err(dry_run_output(d)),
+        Outcome::Written(mut w) => Ok(w.remove(0)),
+    }
 }

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::fs::{self, OpenOptions};
 use std::io;
 use std::os::fd::AsFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -336,6 +337,7 @@ fn command_launcher(argv: Vec<OsString>) -> Launcher {
         let log = OpenOptions::new()
             .create(true)
             .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&paths.log)?;
         let mut cmd = Command::new(&argv[0]);
         cmd.args(&argv[1..])

@@ -2,7 +2,8 @@
 //! watching its exit, and a writer thread feeding its stdin.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{PipeReader, Read, Write};
+use std::os::fd::AsFd;
 use std::path::Path;
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -12,11 +13,13 @@ use std::time::{Duration, Instant};
 
 use rustix::process::Signal;
 
+use super::guard::guarded_argv;
 use super::{PENDING_OUTPUT_CAP, STDIN_BACKLOG_MAX};
 use crate::exec::buffer::{HeadTailBuffer, RenderedOutput};
 use crate::exec::oneshot::DRAIN_AFTER_EXIT;
 use crate::exec::spawn::{
-    READ_CHUNK, SpawnError, Spawned, StdinMode, exit_code, read_chunk, spawn, try_reap, wait_io,
+    READ_CHUNK, SpawnError, Spawned, StdinMode, exit_code, read_chunk, reap_blocking, spawn,
+    try_reap, wait_io,
 };
 use crate::exec::tree::{Leaders, Tree, TreeLease, kill_tree, may_have_survivors, signal_group};
 
@@ -40,7 +43,10 @@ struct State {
 /// A running (or just exited) session.
 pub(crate) struct Session {
     pub id: u64,
+    /// The session's process group: the guard's (or, without one, the command's) pid.
     pub tree: Tree,
+    /// The command's own pid (the shell), for `sessions list`.
+    pub command_pid: i32,
     pub command: String,
     pub started: Instant,
     last_used: AtomicU64,
@@ -63,7 +69,10 @@ pub(crate) struct Collected {
 
 impl Session {
     /// Starts `argv` (prefix and shell already applied) in `workdir` with piped stdin and `env`
-    /// as the base environment (None: the server's), and the threads that serve it.
+    /// as the base environment (None: the server's), and the threads that serve it. With
+    /// `guard` (agtool's executable), the command runs under a
+    /// [session guard](super::guard) that ends its tree if the server dies.
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         id: u64,
         argv: &[String],
@@ -72,12 +81,35 @@ impl Session {
         command: String,
         tag: String,
         last_used: u64,
+        guard: Option<&str>,
     ) -> Result<Arc<Session>, SpawnError> {
-        let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env)?;
+        let (sp, report, command_pid) = match guard {
+            None => {
+                let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env, None)?;
+                let pid = sp.tree.pgid;
+                (sp, None, pid)
+            }
+            Some(exe) => match start_guarded(exe, argv, workdir, env, tag.clone()) {
+                Ok(started) => started,
+                Err(GuardStart::Command(e)) => return Err(e),
+                Err(GuardStart::Unavailable(why)) => {
+                    // Nothing ran: a sandbox that forbids running agtool again should not
+                    // cost the caller their session, only the guard.
+                    eprintln!(
+                        "agtool session-server: cannot start a session guard ({why}); session \
+                         {id} runs without one"
+                    );
+                    let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env, None)?;
+                    let pid = sp.tree.pgid;
+                    (sp, None, pid)
+                }
+            },
+        };
         let lease = TreeLease::new(&sp.tree.tag);
         let (tx, rx) = channel::<Vec<u8>>();
         let session = Arc::new(Session {
             id,
+            command_pid,
             tree: sp.tree.clone(),
             command,
             started: Instant::now(),
@@ -105,7 +137,7 @@ impl Session {
         let pump_session = Arc::clone(&session);
         let started = std::thread::Builder::new()
             .name(format!("session-{id}-pump"))
-            .spawn(move || pump_session.pump(sp));
+            .spawn(move || pump_session.pump(sp, report));
         if let Err(e) = started {
             // Nobody would read or reap it: end it now, and let the sweep reap the leader.
             session.terminate();
@@ -119,27 +151,53 @@ impl Session {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Reads output and reaps the leader until both are done (or the session was terminated
-    /// and the pipe stays open past [`PUMP_LINGER`]).
-    fn pump(&self, mut sp: Spawned) {
+    /// Records the command's exit code (once).
+    fn set_exit(&self, code: i32) {
+        let mut st = self.lock();
+        if st.exit.is_none() {
+            st.exit = Some(code);
+            st.exited_at = Some(Instant::now());
+        }
+        self.changed.notify_all();
+    }
+
+    /// Reads output and reaps the leader until both are done and the command's exit is known
+    /// (or the session was terminated and the pipe stays open past [`PUMP_LINGER`]). Without
+    /// a guard the leader is the command and its status is the exit; with one, the guard's
+    /// report gives the command's exit, and a guard that died without reporting (killed)
+    /// gives its own status.
+    fn pump(&self, mut sp: Spawned, mut report: Option<ReportPipe>) {
         let mut chunk = vec![0u8; READ_CHUNK];
         let mut eof = false;
         let mut reaped = false;
+        let mut leader_status: Option<i32> = None;
+        let mut exit_known = false;
         let mut terminated_at: Option<Instant> = None;
-        while !(eof && reaped) {
+        while !(eof && reaped && exit_known) {
             if self.terminated.load(Ordering::Relaxed) {
                 let since = *terminated_at.get_or_insert_with(Instant::now);
                 if since.elapsed() >= PUMP_LINGER {
                     break;
                 }
             }
+            let wake = report.as_ref().filter(|r| !r.eof).map(|r| r.reader.as_fd());
             let ready = wait_io(
                 (!eof).then_some(&sp.output),
                 sp.pidfd.as_ref(),
                 !reaped,
-                None,
+                wake,
                 PUMP_TICK,
             );
+            if let Some(r) = report.as_mut().filter(|r| !r.eof) {
+                for line in r.read_lines() {
+                    if let Some(code) = line.strip_prefix("exit ").and_then(|c| c.parse().ok())
+                        && !exit_known
+                    {
+                        exit_known = true;
+                        self.set_exit(code);
+                    }
+                }
+            }
             if ready.output {
                 let read = read_chunk(&mut sp.output, &mut chunk);
                 let mut st = self.lock();
@@ -157,10 +215,15 @@ impl Session {
                 && let Some(status) = try_reap(&mut sp.child)
             {
                 reaped = true;
-                let mut st = self.lock();
-                st.exit = Some(exit_code(status));
-                st.exited_at = Some(Instant::now());
-                self.changed.notify_all();
+                leader_status = Some(exit_code(status));
+            }
+            let report_done = report.as_ref().is_none_or(|r| r.eof);
+            if !exit_known
+                && report_done
+                && let Some(code) = leader_status
+            {
+                exit_known = true;
+                self.set_exit(code);
             }
         }
         if !reaped {
@@ -256,6 +319,134 @@ impl Session {
         }
         self.lease.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
+}
+
+/// The read end of a session guard's report pipe (see [`super::guard`]), non-blocking.
+pub(crate) struct ReportPipe {
+    reader: PipeReader,
+    partial: Vec<u8>,
+    /// The guard closed it (exited).
+    eof: bool,
+}
+
+impl ReportPipe {
+    /// The complete lines available now (without waiting); sets `eof` at the end.
+    fn read_lines(&mut self) -> Vec<String> {
+        let mut buf = [0u8; 256];
+        loop {
+            match self.reader.read(&mut buf) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.partial.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    self.eof = true;
+                    break;
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        while let Some(at) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=at).collect();
+            lines.push(String::from_utf8_lossy(&line[..at]).into_owned());
+        }
+        lines
+    }
+}
+
+/// Why [`start_guarded`] did not start a session.
+enum GuardStart {
+    /// The guard itself could not be executed; nothing ran.
+    Unavailable(String),
+    /// The command could not be started (or the guard failed after starting).
+    Command(SpawnError),
+}
+
+/// How long the server waits for a new guard to say it started the command.
+const GUARD_START_WAIT: Duration = Duration::from_secs(10);
+
+/// Starts `argv` under a session guard (`exe session-guard ...`) and waits for its first
+/// report: the command's pid, or why it could not start (as a [`SpawnError`] for the
+/// command, like a direct spawn's).
+fn start_guarded(
+    exe: &str,
+    argv: &[String],
+    workdir: &Path,
+    env: Option<&[(OsString, OsString)]>,
+    tag: String,
+) -> Result<(Spawned, Option<ReportPipe>, i32), GuardStart> {
+    let argv0 = argv.first().cloned().unwrap_or_default();
+    let fail = |reason: String| {
+        GuardStart::Command(SpawnError {
+            argv0: argv0.clone(),
+            reason,
+        })
+    };
+    if argv0.is_empty() {
+        return Err(fail("the command is empty".into()));
+    }
+    let (reader, writer) = std::io::pipe()
+        .map_err(|e| GuardStart::Unavailable(format!("cannot make its pipe: {e}")))?;
+    let guarded = guarded_argv(exe, std::process::id(), argv);
+    let mut sp = spawn(
+        &guarded,
+        Some(workdir),
+        StdinMode::Piped,
+        tag,
+        env,
+        Some(writer.as_fd()),
+    )
+    .map_err(|e| match e.reason.as_str() {
+        // The workdir is the command's problem, whoever is started in it.
+        r if r.contains("directory") && !workdir.is_dir() => fail(e.reason),
+        _ => GuardStart::Unavailable(format!("{exe}: {}", e.reason)),
+    })?;
+    drop(writer);
+    if let Err(e) = rustix::io::ioctl_fionbio(&reader, true) {
+        signal_group(sp.tree.pgid, Signal::KILL);
+        let _ = reap_blocking(&mut sp.child, Duration::from_secs(2));
+        return Err(fail(format!("cannot set up the guard's pipe: {e}")));
+    }
+    let mut report = ReportPipe {
+        reader,
+        partial: Vec::new(),
+        eof: false,
+    };
+    let end = Instant::now() + GUARD_START_WAIT;
+    let first = loop {
+        if let Some(line) = report.read_lines().into_iter().next() {
+            break Some(line);
+        }
+        if report.eof || Instant::now() >= end {
+            break None;
+        }
+        wait_io(None, None, false, Some(report.reader.as_fd()), PUMP_TICK);
+    };
+    let pid = first
+        .as_deref()
+        .and_then(|l| l.strip_prefix("ok "))
+        .and_then(|p| p.parse::<i32>().ok());
+    if let Some(pid) = pid {
+        return Ok((sp, Some(report), pid));
+    }
+    // Nothing runs under the guard: end it and collect its status.
+    signal_group(sp.tree.pgid, Signal::KILL);
+    let status = reap_blocking(&mut sp.child, Duration::from_secs(2));
+    if status.is_none() {
+        Leaders::lock().remove(sp.tree.pgid);
+    }
+    Err(
+        match first.as_deref().and_then(|l| l.strip_prefix("err ")) {
+            Some(reason) => fail(reason.to_owned()),
+            None => fail(format!(
+                "the session guard did not start it (guard {})",
+                status.map_or_else(|| "still running".to_owned(), |s| s.to_string())
+            )),
+        },
+    )
 }
 
 /// Writes queued input to the process in order, counting each piece off `queued` once it is

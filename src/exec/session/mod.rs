@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 pub mod client;
+pub mod guard;
 mod live;
 mod paths;
 mod protocol;
@@ -58,13 +59,49 @@ pub const STDIN_BACKLOG_MAX: usize = 8 << 20;
 /// The `chars` value that interrupts instead of writing: SIGINT to the session's group.
 pub const INTERRUPT: &str = "\u{3}";
 
+/// A path on the wire: a JSON string when it is UTF-8, else an array of its bytes, so a
+/// folder whose name is not UTF-8 reaches the session server unchanged.
+mod path_bytes {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    use std::path::PathBuf;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Wire {
+        Text(String),
+        Bytes(Vec<u8>),
+    }
+
+    pub fn serialize<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+        match p {
+            None => s.serialize_none(),
+            Some(p) => match p.to_str() {
+                Some(text) => s.serialize_some(text),
+                None => s.serialize_some(p.as_os_str().as_bytes()),
+            },
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
+        Ok(Option::<Wire>::deserialize(d)?.map(|w| match w {
+            Wire::Text(t) => PathBuf::from(t),
+            Wire::Bytes(b) => PathBuf::from(OsString::from_vec(b)),
+        }))
+    }
+}
+
 /// exec-command arguments (spec 05).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ExecCommandRequest {
     /// Shell command line, run as `<shell> -c <cmd>` (`-lc` when `login`).
     pub cmd: String,
     /// Working directory. The client makes it absolute against its own current directory
-    /// (None = that directory) before sending, since the server's differs.
+    /// (None = that directory) before sending, since the server's differs. Sent as a string,
+    /// or as its bytes when it is not UTF-8.
+    #[serde(default, with = "path_bytes")]
     pub workdir: Option<PathBuf>,
     /// Shell program; None = [`DEFAULT_SHELL`].
     pub shell: Option<String>,
@@ -125,10 +162,11 @@ pub struct SessionReply {
 }
 
 impl SessionReply {
-    /// The text of spec 05: `Wall time: 1.0042 seconds`, the session or exit line,
-    /// `Total output lines` when bytes were omitted, then `Output:` and the output.
+    /// The text of spec 05: `Wall time: 1.0 seconds` (one decimal, as exec prints it: see
+    /// [`crate::exec::wall_time_line`]), the session or exit line, `Total output lines` when
+    /// bytes were omitted, then `Output:` and the output.
     pub fn to_text(&self) -> String {
-        let mut s = format!("Wall time: {:.4} seconds\n", self.wall_time.as_secs_f64());
+        let mut s = crate::exec::wall_time_line(self.wall_time);
         match self.status {
             SessionStatus::Running { session_id } => {
                 s.push_str(&format!("Process running with session ID {session_id}\n"))
@@ -151,7 +189,7 @@ impl SessionReply {
 pub struct SessionInfo {
     /// Session id.
     pub id: u64,
-    /// Pid of the session's shell (also its process group id).
+    /// Pid of the session's command (the shell). Its process group is its guard's.
     pub pid: i32,
     /// None while running; the exit code once the process has exited (not yet reported).
     pub exit_code: Option<i32>,
@@ -181,8 +219,9 @@ pub enum SessionError {
     EmptyShell,
     /// The session's process does not read its stdin and earlier input is still queued.
     #[error(
-        "session {id} is not reading its stdin ({queued} bytes still waiting); poll it with \
-         empty chars, interrupt it with \"\\u0003\", or kill it"
+        "session {id} is not reading its stdin ({} still waiting); poll it with \
+         empty chars, interrupt it with \"\\u0003\", or kill it",
+        crate::text::plural::count(*queued, "byte")
     )]
     InputBacklog {
         /// The session.
@@ -191,7 +230,10 @@ pub enum SessionError {
         queued: usize,
     },
     /// The request would not fit in one message to the server.
-    #[error("the request is too large ({bytes} bytes, at most {max}); send chars in smaller parts")]
+    #[error(
+        "the request is too large ({}, at most {max}); send chars in smaller parts",
+        crate::text::plural::count(*bytes, "byte")
+    )]
     TooLarge {
         /// Size of the encoded request, in bytes.
         bytes: u64,
@@ -233,6 +275,34 @@ pub(crate) fn budget_bytes(tokens: Option<u64>) -> usize {
         .min(PENDING_OUTPUT_CAP as u64) as usize
 }
 
+/// The tool result of a session reply (spec 05 text), with `session_id` or `exit_code`,
+/// `wall_time_ms` and `total_lines` for `--json`.
+impl SessionReply {
+    /// The reply as a tool's output.
+    pub fn into_output(self) -> crate::error::Output {
+        let mut out = crate::error::Output::text(self.to_text())
+            .with("wall_time_ms", self.wall_time.as_millis() as u64);
+        out = match self.status {
+            SessionStatus::Running { session_id } => out.with("session_id", session_id),
+            SessionStatus::Exited { exit_code } => out.with("exit_code", exit_code),
+        };
+        if let Some(n) = self.total_lines {
+            out = out.with("total_lines", n);
+        }
+        out
+    }
+}
+
+/// Session errors as tool errors: an empty command is an argument error, the rest refusals.
+impl From<SessionError> for crate::error::ToolError {
+    fn from(e: SessionError) -> crate::error::ToolError {
+        match e {
+            SessionError::EmptyCommand => crate::error::ToolError::usage(e.to_string()),
+            _ => crate::error::ToolError::refused(e.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,7 +317,7 @@ mod tests {
         };
         assert_eq!(
             r.to_text(),
-            "Wall time: 1.0042 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
+            "Wall time: 1.0 seconds\nProcess running with session ID 1003\nOutput:\nhi\n"
         );
         let r = SessionReply {
             status: SessionStatus::Exited { exit_code: 3 },
@@ -256,8 +326,28 @@ mod tests {
         };
         assert_eq!(
             r.to_text(),
-            "Wall time: 1.0042 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
+            "Wall time: 1.0 seconds\nProcess exited with code 3\nTotal output lines: 7\nOutput:\nhi\n"
         );
+    }
+
+    #[test]
+    fn a_workdir_that_is_not_utf8_crosses_the_wire() {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = PathBuf::from(std::ffi::OsStr::from_bytes(b"/w/d\xff"));
+        for dir in [None, Some(PathBuf::from("/w/plain")), Some(odd)] {
+            let req = ExecCommandRequest {
+                workdir: dir.clone(),
+                ..Default::default()
+            };
+            let wire = serde_json::to_string(&req).unwrap();
+            let back: ExecCommandRequest = serde_json::from_str(&wire).unwrap();
+            assert_eq!(back.workdir, dir, "{wire}");
+        }
+        // A request without the field still reads.
+        let mut v = serde_json::to_value(ExecCommandRequest::default()).unwrap();
+        v.as_object_mut().unwrap().remove("workdir");
+        let back: ExecCommandRequest = serde_json::from_value(v).unwrap();
+        assert_eq!(back.workdir, None);
     }
 
     #[test]

@@ -43,8 +43,11 @@ pub(crate) struct Record {
 impl Paths {
     /// Paths for `state_dir` (need not exist yet; it is made absolute, and canonical when it
     /// exists, so every caller agrees on the hash).
+    /// Errors: `state_dir` is a symlink (spec 01: the state directory is never followed
+    /// through one; the server would make its socket and log wherever it points).
     pub fn new(state_dir: &Path) -> io::Result<Paths> {
         let abs = std::path::absolute(state_dir)?;
+        crate::workspace::root::refuse_symlink(&abs)?;
         let canon = fs::canonicalize(&abs).unwrap_or(abs);
         let dir = canon.join("sessions");
         Ok(Paths {
@@ -113,6 +116,7 @@ impl Paths {
 /// Makes `dir` (mode 0700) unless it exists; refuses one that is a symlink, owned by someone
 /// else, or open to others: another user could then reach or replace the socket.
 fn ensure_private_dir(dir: &Path) -> io::Result<()> {
+    crate::workspace::root::refuse_symlink(dir)?;
     match fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)

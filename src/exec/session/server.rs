@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::fd::AsFd;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -33,6 +33,14 @@ use super::{
 };
 use crate::exec::tree::{become_subreaper, kill_orphans, kill_tagged};
 
+/// How often the server checks that its lock file and socket are still where it made them.
+const HOME_CHECK: Duration = Duration::from_secs(1);
+
+/// (device, inode) of an open file.
+fn file_id_of(file: &File) -> Option<(u64, u64)> {
+    file.metadata().ok().map(|m| (m.dev(), m.ino()))
+}
+
 /// How long a starting server waits for the lock before deciding another server owns it.
 const LOCK_WAIT: Duration = Duration::from_secs(2);
 /// How often the accept loop wakes to check for idleness and stop requests.
@@ -40,26 +48,39 @@ const TICK: Duration = Duration::from_millis(100);
 /// A connection that sends nothing for this long is dropped.
 const REQUEST_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Server settings; [`Default`] is what spec 05 prescribes.
+/// Server settings; [`Default`] is what spec 05 prescribes, without a session guard.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
     /// Exit after this long with no live session and no request.
     pub idle_exit: Duration,
+    /// agtool's executable, to run each session under a [session guard](super::guard) that
+    /// ends the session's tree when the server dies; None runs commands directly (a server
+    /// on a thread of a test binary, which has no `session-guard` command).
+    pub guard: Option<String>,
 }
 
 impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
             idle_exit: IDLE_EXIT,
+            guard: None,
         }
     }
 }
 
 /// Runs the session server for `state_dir` (the workspace's `.agent-state`) until it is idle
-/// for 10 minutes or told to stop. Returns Ok at once, doing nothing, when another server
-/// holds the state directory. Errors: the private folder, lock or socket cannot be set up.
+/// for 10 minutes, told to stop, or its state directory is deleted. Each session runs under a
+/// session guard (`/proc/self/exe session-guard`, which works even after the binary was
+/// replaced). Returns Ok at once, doing nothing, when another server holds the state
+/// directory. Errors: the private folder, lock or socket cannot be set up.
 pub fn run(state_dir: &Path) -> anyhow::Result<()> {
-    run_with(state_dir, ServerOptions::default())
+    run_with(
+        state_dir,
+        ServerOptions {
+            guard: Some("/proc/self/exe".to_owned()),
+            ..ServerOptions::default()
+        },
+    )
 }
 
 /// [`run`] with explicit options (tests shorten the idle time).
@@ -86,12 +107,18 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     let swept = kill_tagged(&session_tag_prefix(&paths));
     if swept > 0 {
         log(&format!(
-            "killed {swept} processes left by a previous server"
+            "killed {} left by a previous server",
+            crate::text::plural::count(swept, "process")
         ));
     }
     let first_id = paths.first_free_id();
     let server = Arc::new(Server {
         paths,
+        guard: opts.guard.clone(),
+        lock_id: file_id_of(&lock),
+        socket_id: fs::symlink_metadata(&socket)
+            .ok()
+            .map(|m| (m.dev(), m.ino())),
         socket: socket.clone(),
         first_id,
         table: Mutex::new(Table {
@@ -115,7 +142,10 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     server.kill_all();
     let strays = kill_orphans();
     if strays > 0 {
-        log(&format!("killed {strays} processes left by ended sessions"));
+        log(&format!(
+            "killed {} left by ended sessions",
+            crate::text::plural::count(strays, "process")
+        ));
     }
     // Let handlers that are still replying (a stop request) finish.
     let end = Instant::now() + Duration::from_secs(2);
@@ -148,6 +178,7 @@ fn take_lock(path: &Path) -> anyhow::Result<Option<File>> {
         .truncate(false)
         .write(true)
         .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .with_context(|| format!("cannot open {}", path.display()))?;
     let end = Instant::now() + LOCK_WAIT;
@@ -176,6 +207,12 @@ struct Table {
 
 struct Server {
     paths: Paths,
+    /// agtool's executable for session guards (see [`ServerOptions::guard`]).
+    guard: Option<String>,
+    /// (device, inode) of the lock file and the socket this server made: when either is
+    /// gone from its path (the state directory was deleted), the server ends.
+    lock_id: Option<(u64, u64)>,
+    socket_id: Option<(u64, u64)>,
     socket: PathBuf,
     /// Ids below this belonged to earlier servers.
     first_id: u64,
@@ -191,6 +228,23 @@ struct Server {
 impl Server {
     fn table(&self) -> MutexGuard<'_, Table> {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What of the server's home is gone, if anything: its lock file or its socket no longer
+    /// at their paths (the state directory was deleted or moved). Nobody can reach the server
+    /// then, and a new one may start: this one must end its sessions and go.
+    fn home_gone(&self) -> Option<String> {
+        let same = |path: &Path, id: Option<(u64, u64)>| {
+            let now = fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()));
+            id.is_none() || now == id
+        };
+        if !same(&self.paths.lock, self.lock_id) {
+            return Some(format!("{} is gone", self.paths.lock.display()));
+        }
+        if !same(&self.socket, self.socket_id) {
+            return Some(format!("{} is gone", self.socket.display()));
+        }
+        None
     }
 
     fn save_record(&self, next_id: u64) -> io::Result<()> {
@@ -224,6 +278,7 @@ impl Server {
             tv_sec: 0,
             tv_nsec: TICK.as_nanos() as _,
         };
+        let mut last_home_check = Instant::now();
         loop {
             let mut fds = [PollFd::new(listener, PollFlags::IN)];
             let _ = poll(&mut fds, Some(&tick));
@@ -268,6 +323,13 @@ impl Server {
             if self.is_idle(opts) {
                 log("idle; exiting");
                 return;
+            }
+            if last_home_check.elapsed() >= HOME_CHECK {
+                last_home_check = Instant::now();
+                if let Some(what) = self.home_gone() {
+                    log(&format!("{what}; ending every session and exiting"));
+                    return;
+                }
             }
         }
     }
@@ -370,17 +432,25 @@ impl Server {
             );
             let seq = self.use_seq.fetch_add(1, Ordering::SeqCst);
             let env = req.env.as_deref().map(os_env);
-            let session =
-                match Session::start(id, &argv, &workdir, env.as_deref(), req.cmd, tag, seq) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        drop(table);
-                        if let Some(v) = victim {
-                            v.terminate();
-                        }
-                        return Err(e.into());
+            let session = match Session::start(
+                id,
+                &argv,
+                &workdir,
+                env.as_deref(),
+                req.cmd,
+                tag,
+                seq,
+                self.guard.as_deref(),
+            ) {
+                Ok(s) => s,
+                Err(e) => {
+                    drop(table);
+                    if let Some(v) = victim {
+                        v.terminate();
                     }
-                };
+                    return Err(e.into());
+                }
+            };
             table.sessions.insert(id, Arc::clone(&session));
             (session, victim)
         };
@@ -471,7 +541,7 @@ impl Server {
             .values()
             .map(|s| SessionInfo {
                 id: s.id,
-                pid: s.tree.pgid,
+                pid: s.command_pid,
                 exit_code: s.exit_code(),
                 age_secs: s.started.elapsed().as_secs(),
                 command: s.command.clone(),

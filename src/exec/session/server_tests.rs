@@ -21,7 +21,16 @@ struct Fixture {
 fn thread_launcher(idle_exit: Duration) -> Launcher {
     Arc::new(move |dir: &Path| {
         let dir = dir.to_path_buf();
-        std::thread::spawn(move || run_with(&dir, ServerOptions { idle_exit }).unwrap());
+        std::thread::spawn(move || {
+            run_with(
+                &dir,
+                ServerOptions {
+                    idle_exit,
+                    guard: None,
+                },
+            )
+            .unwrap()
+        });
         Ok(None)
     })
 }

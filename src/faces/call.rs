@@ -1,0 +1,170 @@
+//! `agtool call`: run a tool from a JSON object or a tool-call envelope on stdin, for agent
+//! hosts (spec 00 "Three ways to pass arguments", spec 07 "call").
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::{Map, Value, json};
+
+use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::faces::input::{json_type, parse_object, read_stdin_text};
+use crate::faces::run::run_with_timeout;
+use crate::tools::{self, ToolSpec};
+use crate::workspace::context::Ctx;
+
+use super::schema::{group_enabled, left_out, unknown_tool};
+
+/// The `call` subcommand.
+pub fn command() -> Command {
+    Command::new("call")
+        .about("Run a tool with its JSON arguments (or a tool-call envelope) read from stdin")
+        .arg(Arg::new("name").value_name("TOOL").help("The tool (snake_case); without it stdin holds an envelope {name, input} or {name, arguments}"))
+        .arg(
+            Arg::new("batch")
+                .long("batch")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("name")
+                .help("stdin holds a JSON array of envelopes; prints a JSON array of results"),
+        )
+        .after_help("Examples:\n  echo '{\"path\":\"src/lib.rs\"}' | agtool call read_file\n  echo '{\"name\":\"grep\",\"input\":{\"pattern\":\"TODO\"}}' | agtool call\n  agtool call --groups files,edit --batch < calls.json")
+}
+
+/// Resolves an envelope into (tool name, arguments object). Accepts the Anthropic tool_use
+/// shape `{name, input}`, the OpenAI function-call shape `{name, arguments: "<json>"}` and the
+/// OpenAI tool_call wrapper `{type: "function", function: {...}}`.
+pub fn parse_envelope(v: &Value) -> Result<(String, Value), ToolError> {
+    let v = v.get("function").unwrap_or(v);
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolError::usage("envelope: missing string field \"name\""))?
+        .to_owned();
+    let args = match (v.get("input"), v.get("arguments")) {
+        (Some(input), _) => input.clone(),
+        (None, Some(Value::String(s))) => Value::Object(parse_object(s, "envelope arguments")?),
+        (None, Some(obj @ Value::Object(_))) => obj.clone(),
+        (None, Some(_)) => {
+            return Err(ToolError::usage(
+                "envelope: \"arguments\" must be a JSON string or object",
+            ));
+        }
+        (None, None) => Value::Object(Map::new()),
+    };
+    Ok((name, args))
+}
+
+/// Finds an enabled tool, refusing one outside the enabled groups (spec 00) or left out in
+/// this context ([`ToolSpec::view`]; spec 06: `skill` with no skill at all).
+fn enabled_tool(ctx: &Ctx, name: &str) -> Result<ToolSpec, ToolError> {
+    let spec = tools::find(name).ok_or_else(|| unknown_tool(name))?;
+    if !group_enabled(ctx, &spec) {
+        return Err(ToolError::refused(format!(
+            "{} is in the group {}, which is not enabled; enable it with --groups {} (or config tools.groups)",
+            spec.name,
+            spec.meta.group.name(),
+            spec.meta.group.name()
+        )));
+    }
+    spec.view(ctx).map_err(|why| left_out(&spec, &why))?;
+    Ok(spec)
+}
+
+fn run_one(ctx: &Ctx, name: &str, args: Value) -> ToolResult {
+    let spec = enabled_tool(ctx, name)?;
+    if !args.is_object() {
+        return Err(ToolError::usage(format!(
+            "arguments for {name}: expected a JSON object, got {}",
+            json_type(&args)
+        )));
+    }
+    run_with_timeout(ctx, &spec, args)
+}
+
+/// Runs `call`.
+pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
+    let input = read_stdin_text("call")?;
+    if m.get_flag("batch") {
+        return run_batch(ctx, &input);
+    }
+    match m.get_one::<String>("name") {
+        Some(name) => {
+            let args = Value::Object(parse_object(&input, "call arguments")?);
+            run_one(ctx, name, args)
+        }
+        None => {
+            let v: Value = serde_json::from_str(&input)
+                .map_err(|e| ToolError::usage(format!("envelope: not valid JSON: {e}")))?;
+            let (name, args) = parse_envelope(&v)?;
+            run_one(ctx, &name, args)
+        }
+    }
+}
+
+/// `call --batch`: every envelope runs, in parallel unless one of them is a serial tool, and
+/// the results come back in input order as `{name, ok, output}`.
+fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
+    let calls: Vec<Value> = match serde_json::from_str(input) {
+        Ok(Value::Array(a)) => a,
+        Ok(_) => {
+            return Err(ToolError::usage(
+                "call --batch: expected a JSON array of envelopes",
+            ));
+        }
+        Err(e) => {
+            return Err(ToolError::usage(format!(
+                "call --batch: not valid JSON: {e}"
+            )));
+        }
+    };
+    let parsed: Vec<Result<(String, Value), ToolError>> =
+        calls.iter().map(parse_envelope).collect();
+    let serial = parsed.iter().any(|p| {
+        p.as_ref()
+            .ok()
+            .and_then(|(n, _)| tools::find(n))
+            .is_some_and(|s| s.meta.serial)
+    });
+    let run = |p: &Result<(String, Value), ToolError>| -> (String, ToolResult) {
+        match p {
+            Ok((name, args)) => (name.clone(), run_one(ctx, name, args.clone())),
+            Err(e) => (String::new(), Err(e.clone())),
+        }
+    };
+    let results: Vec<(String, ToolResult)> = if serial {
+        let mut results = Vec::with_capacity(parsed.len());
+        for p in &parsed {
+            let (name, result) = run(p);
+            // A termination signal during an exec ends the batch: the caller wants agtool gone.
+            if let Err(e) = &result
+                && matches!(e.kind, ErrorKind::Interrupted(_))
+            {
+                return result;
+            }
+            results.push((name, result));
+        }
+        results
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = parsed.iter().map(|p| s.spawn(move || run(p))).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        (String::new(), Err(ToolError::refused("the call panicked")))
+                    })
+                })
+                .collect()
+        })
+    };
+    let out: Vec<Value> = results
+        .into_iter()
+        .map(|(name, r)| {
+            let (ok, output) = match r {
+                Ok(o) => (true, o.text),
+                Err(e) => (false, format!("Error: {}", e.message)),
+            };
+            json!({"name": name, "ok": ok, "output": output})
+        })
+        .collect();
+    Ok(Output::text(
+        serde_json::to_string_pretty(&Value::Array(out)).unwrap_or_default(),
+    ))
+}

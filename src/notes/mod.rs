@@ -1,0 +1,509 @@
+//! The notes store (spec 06, "notes"): memory that outlives a session, one note a file
+//! `<name>.md` in one folder (default `.agent-state/notes/`, config `notes.dir`,
+//! `--notes-dir`).
+//!
+//! - The store folder passes the path policy (a symlinked store leading out of the workspace
+//!   is refused) and is then used through one folder descriptor ([`OpenDir`]), checked again
+//!   by where the kernel says it is: a folder renamed or swapped by another process cannot
+//!   redirect a note.
+//! - A note file that is a symlink or not a regular file is refused, never followed.
+//! - Writes are atomic (temp file and rename); a write, an append (read, add, write) and a
+//!   removal of one note hold the note's lock (`.agent-state/locks/`, the same lock the write
+//!   tools take for that file), so concurrent writers in separate processes lose nothing.
+//! - A note is at most [`MAX_NOTE_BYTES`] and always ends with a newline.
+
+pub mod name;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use crate::error::{ToolError, io_reason};
+use crate::workspace::context::Ctx;
+use crate::workspace::dir::{EntryKind, EntryStat, OpenDir};
+use crate::workspace::fs::PathLock;
+use crate::workspace::policy::{self, Access};
+use crate::workspace::root;
+use crate::workspace::write_gate::GATE;
+
+pub use name::NoteName;
+
+/// Most bytes in one note (64 KiB).
+pub const MAX_NOTE_BYTES: usize = 64 * 1024;
+/// Most notes `notes list` shows; the rest are counted on a last line (spec 06).
+pub const MAX_LISTED: usize = 200;
+/// Bytes read from a note for its first line when no query needs the whole text.
+const FIRST_LINE_READ_BYTES: u64 = 4096;
+/// Most characters of a first line shown by `notes list`.
+const FIRST_LINE_CHARS: usize = 100;
+
+/// One note as `notes list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteInfo {
+    /// The name.
+    pub name: NoteName,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time.
+    pub modified: SystemTime,
+    /// The first non-blank line, on one line, at most 100 characters (`…` when cut).
+    pub first_line: String,
+}
+
+/// What is in the store.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// The notes matching the query (all notes without one), newest first, ties by name.
+    pub notes: Vec<NoteInfo>,
+    /// How many notes the store holds in all.
+    pub total: usize,
+    /// Entries that are not notes: other names, symlinks, folders, temp files.
+    pub others: usize,
+}
+
+/// The notes store of a context, opened.
+pub struct Store<'c> {
+    ctx: &'c Ctx,
+    dir: OpenDir,
+}
+
+/// What a write did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Saved {
+    /// The note's size afterwards, in bytes.
+    pub bytes: usize,
+    /// Whether the note did not exist before.
+    pub created: bool,
+}
+
+/// Whether notes_write and notes_delete are sensitive (need approval in a host that asks):
+/// config `notes.write_sensitive`, default false (spec 00, spec 06).
+pub fn writes_sensitive(ctx: &Ctx) -> bool {
+    ctx.config
+        .notes
+        .as_ref()
+        .and_then(|n| n.write_sensitive)
+        .unwrap_or(false)
+}
+
+/// The store as the caller sees it in messages (relative to the current directory when under
+/// it), with where it was configured when that was not the default.
+fn store_label(ctx: &Ctx) -> String {
+    let shown = ctx.display(&ctx.notes_dir);
+    match ctx.notes_dir_origin {
+        "default" => format!("the notes store {shown}"),
+        origin => format!("the notes store {shown} (from {origin})"),
+    }
+}
+
+fn refuse(msg: String) -> ToolError {
+    ToolError::refused(msg)
+}
+
+/// Checks the store folder against the path policy (the state folder may be written: the
+/// default store is in it). Returns the folder with symlinks resolved.
+fn check_store(ctx: &Ctx, access: Access) -> Result<PathBuf, ToolError> {
+    let literal = policy::fold(&ctx.notes_dir);
+    let real = policy::resolve(&literal).map_err(|_| {
+        refuse(format!(
+            "{} cannot be resolved: too many levels of symbolic links",
+            store_label(ctx)
+        ))
+    })?;
+    let shown = ctx.display(&ctx.notes_dir);
+    ctx.policy
+        .check_state_store(&shown, literal.clone(), real.clone(), access)
+        .map_err(|e| {
+            let via = if literal != real {
+                format!(" (it leads to {})", real.display())
+            } else {
+                String::new()
+            };
+            refuse(format!(
+                "{}{via}: {e}; notes stay inside the workspace: set --notes-dir or config notes.dir to a folder in it",
+                store_label(ctx)
+            ))
+        })?;
+    Ok(real)
+}
+
+/// Checks an opened store folder by where the kernel says it is.
+fn recheck(ctx: &Ctx, dir: &OpenDir, access: Access) -> Result<(), ToolError> {
+    let at = dir.path().to_path_buf();
+    ctx.policy
+        .check_state_store(&at.display().to_string(), at.clone(), at.clone(), access)
+        .map(|_| ())
+        .map_err(|e| refuse(format!("{} moved while in use: {e}", store_label(ctx))))
+}
+
+fn open_error(ctx: &Ctx, e: &std::io::Error) -> ToolError {
+    let label = store_label(ctx);
+    match e.raw_os_error() {
+        Some(libc::ENOTDIR) => refuse(format!(
+            "{label} is not a folder (a file is in the way); move it, or set --notes-dir or config notes.dir"
+        )),
+        Some(libc::ELOOP) => refuse(format!(
+            "{label} is a symlink that changed while in use; try again"
+        )),
+        _ => refuse(format!("{label} cannot be opened: {}", io_reason(e))),
+    }
+}
+
+impl<'c> Store<'c> {
+    /// Opens the store for reading; `None` when it does not exist yet (nothing is created).
+    pub fn open_existing(ctx: &'c Ctx) -> Result<Option<Store<'c>>, ToolError> {
+        let real = check_store(ctx, Access::Read)?;
+        match OpenDir::open(&real) {
+            Ok(dir) => {
+                recheck(ctx, &dir, Access::Read)?;
+                Ok(Some(Store { ctx, dir }))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(open_error(ctx, &e)),
+        }
+    }
+
+    /// Opens the store for writing, creating it (and `.agent-state/`, for the locks) when
+    /// missing.
+    pub fn open_for_write(ctx: &'c Ctx) -> Result<Store<'c>, ToolError> {
+        let real = check_store(ctx, Access::Write)?;
+        let dir = match OpenDir::open(&real) {
+            Ok(dir) => dir,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // The default store is in the state folder: made the usual way, with its
+                // .gitignore.
+                if real.starts_with(ctx.state_dir()) {
+                    root::ensure_state_dir(&ctx.root).map_err(|e| open_error(ctx, &e))?;
+                }
+                // The folder it is made in must be allowed itself (by where it really is).
+                let allowed = |p: &std::path::Path| {
+                    let p = p.to_path_buf();
+                    let shown = p.display().to_string();
+                    ctx.policy
+                        .check_state_store(&shown, p.clone(), p, Access::Write)
+                        .is_ok()
+                };
+                OpenDir::create(&real, allowed).map_err(|e| open_error(ctx, &e))?
+            }
+            Err(e) => return Err(open_error(ctx, &e)),
+        };
+        recheck(ctx, &dir, Access::Write)?;
+        Ok(Store { ctx, dir })
+    }
+
+    /// The store folder as the caller sees it.
+    pub fn shown(&self) -> String {
+        self.ctx.display(self.dir.path())
+    }
+
+    /// The notes, newest first; with `query`, only those whose name or text contains it (any
+    /// letter case).
+    pub fn list(&self, query: Option<&str>) -> Result<Listing, ToolError> {
+        let names = self.dir.names().map_err(|e| {
+            refuse(format!(
+                "{} cannot be listed: {}",
+                store_label(self.ctx),
+                io_reason(&e)
+            ))
+        })?;
+        let query = query.map(str::to_lowercase);
+        let mut listing = Listing::default();
+        for file in names {
+            let note = file
+                .to_str()
+                .and_then(NoteName::from_file_name)
+                .filter(|_| {
+                    self.dir
+                        .stat(file.to_str().unwrap_or_default())
+                        .ok()
+                        .flatten()
+                        .is_some_and(|s| s.kind == EntryKind::File)
+                });
+            let Some(name) = note else {
+                listing.others += 1;
+                continue;
+            };
+            let cap = if query.is_some() {
+                None
+            } else {
+                Some(FIRST_LINE_READ_BYTES)
+            };
+            let (text, stat) = match self.dir.read_file(&name.file_name(), cap) {
+                Ok(Some((bytes, stat))) => (String::from_utf8_lossy(&bytes).into_owned(), stat),
+                // Removed since the folder was read: no longer a note.
+                Ok(None) => continue,
+                // Unreadable (or replaced by a symlink meanwhile): still listed, never dropped.
+                Err(e) => match self.dir.stat(&name.file_name()) {
+                    Ok(Some(stat)) => (format!("(cannot be read: {})", io_reason(&e)), stat),
+                    _ => continue,
+                },
+            };
+            listing.total += 1;
+            if let Some(q) = &query
+                && !name.as_str().to_lowercase().contains(q.as_str())
+                && !text.to_lowercase().contains(q.as_str())
+            {
+                continue;
+            }
+            listing.notes.push(NoteInfo {
+                first_line: first_line(&text),
+                name,
+                size: stat.size,
+                modified: stat.modified,
+            });
+        }
+        listing.notes.sort_by(|a, b| {
+            b.modified
+                .cmp(&a.modified)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        Ok(listing)
+    }
+
+    /// The names of every note, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .dir
+            .names()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|f| f.to_str().and_then(NoteName::from_file_name))
+            .map(|n| n.as_str().to_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A note's bytes and facts. Errors: no such note (with the closest names), a symlink or
+    /// other non-regular file, an unreadable file.
+    pub fn read(&self, name: &NoteName) -> Result<(Vec<u8>, EntryStat), ToolError> {
+        match self.dir.read_file(&name.file_name(), None) {
+            Ok(Some(found)) => Ok(found),
+            Ok(None) => Err(self.unknown(name)),
+            Err(e) => Err(self.bad_file(name, &e)),
+        }
+    }
+
+    /// Writes `content` as the note `name`, or appends it (on a new line) to the existing
+    /// note with `append`. The note ends with a newline. Errors: appending to a note that does
+    /// not exist, over [`MAX_NOTE_BYTES`], a note file that is a symlink or not a regular
+    /// file, the filesystem's. Nothing is written (and no lock file made) when refused.
+    pub fn write(&self, name: &NoteName, content: &str, append: bool) -> Result<Saved, ToolError> {
+        // Planned once before taking the lock, so a refused write creates nothing, and again
+        // under it: the note may have changed while this call waited.
+        self.plan_write(name, content, append)?;
+        let _lock = self.lock(name)?;
+        let (after, created) = self.plan_write(name, content, append)?;
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            refuse("the call timed out before writing; nothing was changed".to_owned())
+        })?;
+        self.dir
+            .write_atomic(&name.file_name(), &after)
+            .map_err(|e| {
+                refuse(format!(
+                    "cannot write note {name}: {}; nothing was changed",
+                    io_reason(&e)
+                ))
+            })?;
+        Ok(Saved {
+            bytes: after.len(),
+            created,
+        })
+    }
+
+    /// The note's bytes after the write, and whether it is new.
+    fn plan_write(
+        &self,
+        name: &NoteName,
+        content: &str,
+        append: bool,
+    ) -> Result<(Vec<u8>, bool), ToolError> {
+        let before = match self.dir.read_file(&name.file_name(), None) {
+            Ok(found) => found.map(|(bytes, _)| bytes),
+            Err(e) => return Err(self.bad_file(name, &e)),
+        };
+        let mut after: Vec<u8> = Vec::with_capacity(content.len() + 1);
+        if append {
+            let Some(old) = &before else {
+                let e = self.unknown(name);
+                return Err(refuse(format!(
+                    "{}; append adds to an existing note: write it without append to create it",
+                    e.message
+                )));
+            };
+            after.extend_from_slice(old);
+            if !old.is_empty() && !old.ends_with(b"\n") {
+                after.push(b'\n');
+            }
+        }
+        after.extend_from_slice(content.as_bytes());
+        if !after.ends_with(b"\n") {
+            after.push(b'\n');
+        }
+        if after.len() > MAX_NOTE_BYTES {
+            let what = match &before {
+                Some(old) if append => format!(
+                    "appending {} to note {name} ({}) would make it {}",
+                    crate::text::plural::count(content.len(), "byte"),
+                    crate::text::plural::count(old.len(), "byte"),
+                    crate::text::plural::count(after.len(), "byte")
+                ),
+                _ => format!(
+                    "note {name} would be {}",
+                    crate::text::plural::count(after.len(), "byte")
+                ),
+            };
+            return Err(too_big(&what));
+        }
+        Ok((after, before.is_none()))
+    }
+
+    /// Removes the note `name`; returns its size. Errors as [`Store::read`]; nothing is
+    /// removed (and no lock file made) when refused.
+    pub fn delete(&self, name: &NoteName) -> Result<u64, ToolError> {
+        self.deletable(name)?;
+        let _lock = self.lock(name)?;
+        let size = self.deletable(name)?;
+        let _writing = GATE.start_writing().ok_or_else(|| {
+            refuse("the call timed out before deleting; nothing was changed".to_owned())
+        })?;
+        self.dir
+            .remove(&name.file_name())
+            .map_err(|e| refuse(format!("cannot delete note {name}: {}", io_reason(&e))))?;
+        Ok(size)
+    }
+
+    /// The size of the note `name` when it is a regular file that can be removed.
+    fn deletable(&self, name: &NoteName) -> Result<u64, ToolError> {
+        let file = name.file_name();
+        match self.dir.stat(&file) {
+            Ok(Some(s)) if s.kind == EntryKind::File => Ok(s.size),
+            Ok(Some(s)) => {
+                let e = std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("{file} is a {}", s.kind.name()),
+                );
+                Err(self.bad_file(name, &e))
+            }
+            Ok(None) => Err(self.unknown(name)),
+            Err(e) => Err(self.bad_file(name, &e)),
+        }
+    }
+
+    fn lock(&self, name: &NoteName) -> Result<PathLock, ToolError> {
+        root::ensure_state_dir(&self.ctx.root).map_err(|e| {
+            refuse(format!(
+                "cannot create {} (it holds the note locks): {}",
+                self.ctx.display(&self.ctx.state_dir()),
+                io_reason(&e)
+            ))
+        })?;
+        let target = self.dir.path().join(name.file_name());
+        PathLock::acquire(&self.ctx.state_dir(), &target)
+            .map_err(|e| refuse(format!("cannot lock note {name}: {}", io_reason(&e))))
+    }
+
+    /// `no note named <name>` with the closest existing names.
+    pub fn unknown(&self, name: &NoteName) -> ToolError {
+        unknown_note(name, &self.names())
+    }
+
+    fn bad_file(&self, name: &NoteName, e: &std::io::Error) -> ToolError {
+        let path = self.ctx.display(&self.dir.path().join(name.file_name()));
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            refuse(format!(
+                "note {name} ({path}) is not a regular file ({e}); notes never follow symlinks: \
+                 remove it or replace it with a regular file"
+            ))
+        } else {
+            refuse(format!(
+                "cannot read note {name} ({path}): {}",
+                io_reason(e)
+            ))
+        }
+    }
+}
+
+/// The error for a note that does not exist, with up to 5 closest names of `existing` (all
+/// of them when there are at most 10 and none is close).
+pub fn unknown_note(name: &NoteName, existing: &[String]) -> ToolError {
+    if existing.is_empty() {
+        return refuse(format!("no note named {name} (the store has no notes yet)"));
+    }
+    let names: Vec<&str> = existing.iter().map(String::as_str).collect();
+    let close: Vec<&str> = crate::text::names::rank_by_likeness(name.as_str(), &names)
+        .into_iter()
+        .filter(|(_, score)| *score >= 0.4)
+        .take(5)
+        .map(|(n, _)| n)
+        .collect();
+    if !close.is_empty() {
+        refuse(format!(
+            "no note named {name}; closest: {}",
+            close.join(", ")
+        ))
+    } else if names.len() <= 10 {
+        refuse(format!(
+            "no note named {name}; the notes are: {}",
+            names.join(", ")
+        ))
+    } else {
+        refuse(format!(
+            "no note named {name}; none is close (notes_list shows all {})",
+            names.len()
+        ))
+    }
+}
+
+/// The refusal for a note over [`MAX_NOTE_BYTES`]; `what` says how big it would be.
+pub fn too_big(what: &str) -> ToolError {
+    refuse(format!(
+        "{what}, over the limit of {MAX_NOTE_BYTES} bytes (64 KiB) per note; nothing was \
+         written. Keep notes short: split this into several notes or drop what is no longer \
+         needed"
+    ))
+}
+
+/// The first non-blank line of a note, on one line, cut at 100 characters with `…`.
+fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let line: String = line
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match line.char_indices().nth(FIRST_LINE_CHARS) {
+        None => line,
+        Some((at, _)) => format!("{}…", &line[..at]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_lines() {
+        assert_eq!(first_line("\n\n  # Build\nmore"), "# Build");
+        assert_eq!(first_line(""), "");
+        let long = "x".repeat(150);
+        assert_eq!(first_line(&long).chars().count(), FIRST_LINE_CHARS + 1);
+        assert_eq!(first_line("a\tb"), "a b");
+    }
+
+    #[test]
+    fn unknown_names_the_closest() {
+        let n = NoteName::parse("biuld").unwrap();
+        let e = unknown_note(&n, &["build".into(), "deploy".into(), "build-notes".into()]);
+        assert!(
+            e.message.starts_with("no note named biuld; closest: build"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("deploy"), "{}", e.message);
+        let e = unknown_note(&n, &[]);
+        assert!(e.message.contains("no notes yet"), "{}", e.message);
+    }
+}

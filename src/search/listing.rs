@@ -1,0 +1,122 @@
+//! A folder's entries as an indented tree, paged (spec 02, "list-dir"): the listing behind
+//! list-dir and read-file of a folder, and the wording of walk errors.
+
+use std::ffi::OsStr;
+
+use crate::error::{Output, ToolError, ToolResult};
+use crate::search::walk::describe_walk_error;
+use crate::text::path_escape::{encode, encode_path};
+use crate::text::plural::count;
+use crate::text::render::cut_at_boundary;
+use crate::workspace::context::Ctx;
+use crate::workspace::policy::CheckedPath;
+
+/// Default entries per page.
+pub const DEFAULT_LIMIT: u64 = 25;
+/// Default depth.
+pub const DEFAULT_DEPTH: u64 = 2;
+/// Longest entry name shown, in bytes.
+const MAX_NAME_BYTES: usize = 500;
+
+fn suffix(ft: Option<std::fs::FileType>) -> &'static str {
+    match ft {
+        Some(t) if t.is_symlink() => "@",
+        Some(t) if t.is_dir() => "/",
+        Some(t) if t.is_file() => "",
+        _ => "?",
+    }
+}
+
+/// A printed name cut to [`MAX_NAME_BYTES`] at a char boundary, never inside an escape
+/// (`\xHH`): a cut escape would read back as other bytes.
+fn cut_name(name: &str) -> &str {
+    let kept = cut_at_boundary(name, MAX_NAME_BYTES);
+    if kept.len() == name.len() {
+        return kept;
+    }
+    let from = kept.len().saturating_sub(3);
+    match kept.as_bytes()[from..].iter().rposition(|&b| b == b'\\') {
+        // An escape starts in the last 3 bytes: a byte is on ASCII, so `at` is a boundary.
+        Some(i) => &kept[..from + i],
+        None => kept,
+    }
+}
+
+/// The listing of a checked folder (also used by read-file for a directory). `offset`,
+/// `limit` and `depth` are ≥ 1 (the schema enforces it).
+pub fn listing(
+    ctx: &Ctx,
+    dir: &CheckedPath,
+    offset: u64,
+    limit: u64,
+    depth: u64,
+    hidden: bool,
+    ignored: bool,
+) -> ToolResult {
+    let mut builder = ignore::WalkBuilder::new(&dir.real);
+    builder
+        .max_depth(Some(depth as usize))
+        .hidden(!hidden)
+        .follow_links(false)
+        .sort_by_file_name(|a: &OsStr, b: &OsStr| a.cmp(b))
+        // Inside a repository, gitignore files above its root do not apply (the walk rules
+        // glob and grep share, spec 02).
+        .require_git(crate::search::walk::in_git_repository(&dir.real))
+        .git_ignore(!ignored)
+        .git_exclude(!ignored)
+        .git_global(!ignored)
+        .ignore(!ignored)
+        .parents(!ignored);
+    let policy = ctx.policy.clone();
+    // `.git` is listed but never expanded; deny-read names are neither listed nor entered.
+    builder.filter_entry(move |e| {
+        let in_git = e
+            .path()
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == ".git")
+            && e.depth() > 1;
+        !in_git && !policy.is_denied_name(e.file_name())
+    });
+    let mut entries: Vec<String> = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    for item in builder.build() {
+        match item {
+            Ok(e) if e.depth() == 0 => {}
+            Ok(e) => {
+                let name = encode(e.file_name());
+                let name = cut_name(&name);
+                let indent = "  ".repeat(e.depth() - 1);
+                entries.push(format!("{indent}{name}{}", suffix(e.file_type())));
+            }
+            Err(err) => problems.push(describe_walk_error(ctx, &err)),
+        }
+    }
+    let mut text = format!("Absolute path: {}\n", encode_path(&dir.real));
+    let total = entries.len() as u64;
+    if total > 0 && offset > total {
+        return Err(ToolError::refused(format!(
+            "offset {offset} is past the last entry ({total})"
+        )));
+    }
+    let start = (offset - 1) as usize;
+    let end = (start as u64 + limit).min(total) as usize;
+    for line in &entries[start..end] {
+        text.push_str(line);
+        text.push('\n');
+    }
+    if (end as u64) < total {
+        text.push_str(&format!(
+            "More than {} found; continue with offset={}\n",
+            count(end - start, "entry"),
+            end + 1
+        ));
+    }
+    if total == 0 {
+        text.push_str("(empty folder)\n");
+    }
+    for p in &problems {
+        text.push_str(&format!("(skipped: {p})\n"));
+    }
+    Ok(Output::text(text).with("entries", total))
+}

@@ -1,0 +1,384 @@
+//! The directory walk shared by `glob` and `grep` (spec 02, "glob" → "Walk"), on the `ignore`
+//! crate's parallel walker.
+//!
+//! Rules: `.gitignore`, `.ignore`, `.git/info/exclude` and the global gitignore apply unless
+//! `ignored` is true; ancestor ignore files apply too, gitignore ones only up to the repository
+//! root; `.git` is always skipped; hidden entries are skipped unless `hidden` is true; symlinks
+//! are never followed; entries with a deny-read name are neither returned nor entered.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+
+use crate::error::{ToolError, io_reason};
+use crate::text::path_escape::push_encoded;
+use crate::text::plural::count;
+use crate::workspace::context::Ctx;
+use crate::workspace::policy::CheckedPath;
+
+/// Most walk problems (unreadable folders and files) listed in a result; the rest are counted.
+pub const MAX_PROBLEMS_SHOWN: usize = 20;
+
+/// Which entries a walk leaves out.
+#[derive(Debug, Clone, Copy)]
+pub struct WalkRules {
+    /// Include hidden entries (names starting with `.`).
+    pub hidden: bool,
+    /// Include entries matched by ignore rules.
+    pub ignored: bool,
+}
+
+/// The folder a walk starts from: walked through its resolved path, shown through the path the
+/// caller spelled (so `link-to-src/a.rs` is printed as `link-to-src/a.rs`).
+#[derive(Debug, Clone)]
+pub struct Base {
+    /// Resolved folder: every walked path starts with it.
+    pub real: PathBuf,
+    /// The same folder as spelled (absolute, `.`/`..` folded, symlinks kept).
+    pub literal: PathBuf,
+}
+
+impl Base {
+    /// The base of a checked path.
+    pub fn new(checked: &CheckedPath) -> Base {
+        Base {
+            real: checked.real.clone(),
+            literal: checked.literal.clone(),
+        }
+    }
+
+    /// `path` (a walked path, under [`Base::real`]) for output: through the spelled base,
+    /// relative to the current directory when under it (spec 00).
+    pub fn display(&self, ctx: &Ctx, path: &Path) -> String {
+        let mut out = String::new();
+        self.push_display(ctx, path, &mut out);
+        out
+    }
+
+    /// [`Base::display`] appended to `out`, without a `String` per path (long listings).
+    pub fn push_display(&self, ctx: &Ctx, path: &Path, out: &mut String) {
+        let joined;
+        let shown = if self.real == self.literal {
+            path
+        } else {
+            match path.strip_prefix(&self.real) {
+                Ok(rel) => {
+                    joined = self.literal.join(rel);
+                    &joined
+                }
+                Err(_) => path,
+            }
+        };
+        // As `Ctx::display`: relative to the current directory when under it, names that are
+        // not UTF-8 escaped so they can be given back (crate::text::path_escape).
+        match shown.strip_prefix(&ctx.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => out.push('.'),
+            Ok(rel) => push_encoded(out, rel.as_os_str()),
+            Err(_) => push_encoded(out, shown.as_os_str()),
+        }
+    }
+}
+
+/// Whether `dir` lies in a git repository (it or an ancestor holds `.git`).
+pub fn in_git_repository(dir: &Path) -> bool {
+    dir.ancestors().any(|a| a.join(".git").exists())
+}
+
+/// A walk builder for `base` (a resolved folder) following the rules in the module docs.
+pub fn builder(ctx: &Ctx, base: &Path, rules: WalkRules) -> WalkBuilder {
+    let mut b = WalkBuilder::new(base);
+    let respect = !rules.ignored;
+    // Inside a repository, gitignore files above its root must not apply (spec 02: "up to the
+    // repository root"); `require_git` makes the walker stop at the `.git` folder. Outside one,
+    // .gitignore files still apply, as they do for list-dir.
+    b.hidden(!rules.hidden)
+        .follow_links(false)
+        .require_git(in_git_repository(base))
+        .git_ignore(respect)
+        .git_exclude(respect)
+        .git_global(respect)
+        .ignore(respect)
+        .parents(respect);
+    let policy = ctx.policy.clone();
+    b.filter_entry(move |e: &DirEntry| {
+        let name = e.file_name();
+        name != ".git" && !policy.is_denied_name(name)
+    });
+    b
+}
+
+/// Runs a parallel walk: every worker thread gets its own state from `make`, `visit` is called
+/// for every entry (and walk error) that thread sees, and the states of all threads are
+/// returned once the walk is over, in no particular order.
+pub fn run_parallel<S, M, V>(builder: &WalkBuilder, make: M, visit: V) -> Vec<S>
+where
+    S: Send,
+    M: Fn() -> S,
+    V: Fn(&mut S, Result<DirEntry, ignore::Error>) -> WalkState + Sync,
+{
+    let done = Mutex::new(Vec::new());
+    let mut workers = Workers {
+        make: &make,
+        visit: &visit,
+        done: &done,
+    };
+    builder.build_parallel().visit(&mut workers);
+    done.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+struct Workers<'a, S, M, V> {
+    make: &'a M,
+    visit: &'a V,
+    done: &'a Mutex<Vec<S>>,
+}
+
+impl<'s, S, M, V> ParallelVisitorBuilder<'s> for Workers<'s, S, M, V>
+where
+    S: Send + 's,
+    M: Fn() -> S,
+    V: Fn(&mut S, Result<DirEntry, ignore::Error>) -> WalkState + Sync,
+{
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Worker {
+            state: Some((self.make)()),
+            visit: self.visit,
+            done: self.done,
+        })
+    }
+}
+
+struct Worker<'a, S: Send, V> {
+    state: Option<S>,
+    visit: &'a V,
+    done: &'a Mutex<Vec<S>>,
+}
+
+impl<S, V> ParallelVisitor for Worker<'_, S, V>
+where
+    S: Send,
+    V: Fn(&mut S, Result<DirEntry, ignore::Error>) -> WalkState + Sync,
+{
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        match self.state.as_mut() {
+            Some(state) => (self.visit)(state, entry),
+            None => WalkState::Quit,
+        }
+    }
+}
+
+impl<S: Send, V> Drop for Worker<'_, S, V> {
+    fn drop(&mut self) {
+        if let Some(state) = self.state.take() {
+            self.done
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(state);
+        }
+    }
+}
+
+/// Paths a walk could not read: listed up to [`MAX_PROBLEMS_SHOWN`], then counted.
+#[derive(Debug, Default)]
+pub struct Problems {
+    shown: Vec<String>,
+    more: usize,
+}
+
+impl Problems {
+    /// Records one problem (`path: reason`).
+    pub fn push(&mut self, line: String) {
+        if self.shown.len() < MAX_PROBLEMS_SHOWN {
+            self.shown.push(line);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Records a walk error, described as list-dir does.
+    pub fn push_walk_error(&mut self, ctx: &Ctx, err: &ignore::Error) {
+        self.push(describe_walk_error(ctx, err));
+    }
+
+    /// Adds another collector's problems.
+    pub fn merge(&mut self, other: Problems) {
+        for line in other.shown {
+            self.push(line);
+        }
+        self.more += other.more;
+    }
+
+    /// Appends `(skipped: ...)` lines to `out`, sorted so output does not depend on thread
+    /// timing.
+    pub fn render(mut self, out: &mut String) {
+        self.shown.sort();
+        for line in &self.shown {
+            out.push_str(&format!("(skipped: {line})\n"));
+        }
+        if self.more > 0 {
+            out.push_str(&format!(
+                "(skipped {})\n",
+                count(self.more, "more unreadable path")
+            ));
+        }
+    }
+
+    /// How many problems in all.
+    pub fn len(&self) -> usize {
+        self.shown.len() + self.more
+    }
+
+    /// Whether there were none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Whether a glob pattern has no wildcard at all (`*`, `?`, `[`, `{` or an escape): such a
+/// pattern names one path.
+pub fn is_literal_glob(pattern: &str) -> bool {
+    !pattern.contains(['*', '?', '[', ']', '{', '}', '\\'])
+}
+
+/// Normalises a glob pattern relative to the walk base (spec 02, "Glob syntax"): leading `./`
+/// removed, and a pattern without `/` made to match at any depth (`*.rs` → `**/*.rs`).
+/// `what` names the argument in errors. Errors (exit 2): an absolute pattern or one with a
+/// `..` component, since patterns only match paths under the base.
+pub fn normalize_glob(pattern: &str, what: &str) -> Result<String, ToolError> {
+    let mut p = pattern;
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest;
+    }
+    if p.starts_with('/') {
+        return Err(ToolError::usage(format!(
+            "{what} {pattern:?} is absolute; patterns match paths under `path`, so give the folder as path and a relative pattern"
+        )));
+    }
+    if p.split('/').any(|c| c == "..") {
+        return Err(ToolError::usage(format!(
+            "{what} {pattern:?} contains `..`; patterns match paths under `path`, so give the folder as path instead"
+        )));
+    }
+    if p.is_empty() {
+        return Err(ToolError::usage(format!("{what} is empty")));
+    }
+    Ok(if p.contains('/') {
+        p.to_owned()
+    } else {
+        format!("**/{p}")
+    })
+}
+
+/// Compiles a normalised glob: `*` and `?` never cross `/`, `**` crosses any number of folders
+/// (and `**/` also matches none), `{a,b}` alternatives, `[...]` classes. An invalid pattern is
+/// an argument error quoting the glob parser's message.
+///
+/// The glob is compiled into a one-glob `GlobSet`, whose build reports a pattern too large
+/// for the regex engine as an error (`GlobMatcher` panics on it: exit 101 for a 400,000-
+/// character pattern). A long pattern is not quoted back in the message.
+pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobSet, ToolError> {
+    let describe = |e: globset::Error| {
+        let text = if normalized.len() <= 200 {
+            e.to_string()
+        } else {
+            e.kind().to_string()
+        };
+        let first = text.lines().next().unwrap_or_default();
+        let short: String = first.chars().take(300).collect();
+        ToolError::usage(format!("invalid {what}: {short}"))
+    };
+    let glob = GlobBuilder::new(normalized)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_err(describe)?;
+    GlobSetBuilder::new().add(glob).build().map_err(describe)
+}
+
+/// A walk error as `path: reason`, with the path relative to the current directory.
+pub fn describe_walk_error(ctx: &Ctx, err: &ignore::Error) -> String {
+    fn find(err: &ignore::Error) -> (Option<&std::path::Path>, String) {
+        match err {
+            ignore::Error::WithPath { path, err } => (Some(path.as_path()), find(err).1),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                find(err)
+            }
+            ignore::Error::Io(e) => (None, io_reason(e)),
+            ignore::Error::Loop { child, .. } => (Some(child.as_path()), "symlink loop".into()),
+            other => (None, other.to_string()),
+        }
+    }
+    match find(err) {
+        (Some(p), reason) => format!("{}: {reason}", ctx.display(p)),
+        (None, reason) => reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, path: &str) -> bool {
+        let n = normalize_glob(pattern, "pattern").unwrap();
+        compile_glob(&n, "pattern").unwrap().is_match(path)
+    }
+
+    #[test]
+    fn glob_syntax_of_spec_02() {
+        assert!(matches("**/*.rs", "lib.rs"), "**/ matches zero folders");
+        assert!(matches("**/*.rs", "src/tools/glob.rs"));
+        assert!(matches("*.rs", "src/tools/glob.rs"), "no slash: any depth");
+        assert!(
+            !matches("src/*.rs", "src/tools/glob.rs"),
+            "* never crosses /"
+        );
+        assert!(matches("src/*.rs", "src/lib.rs"));
+        assert!(matches("src/**/*.rs", "src/lib.rs"));
+        assert!(matches("src/?.rs", "src/a.rs"));
+        assert!(!matches("src/?.rs", "src/ab.rs"));
+        assert!(matches("*.{ts,tsx}", "web/app.tsx"));
+        assert!(matches("[ab].txt", "b.txt"));
+        assert!(!matches("[ab].txt", "c.txt"));
+        assert!(matches("./src/*.rs", "src/lib.rs"));
+    }
+
+    #[test]
+    fn patterns_that_cannot_match_are_argument_errors() {
+        assert!(normalize_glob("/etc/*", "pattern").is_err());
+        assert!(normalize_glob("../x/*.rs", "pattern").is_err());
+        assert!(normalize_glob("a/../b", "pattern").is_err());
+        assert!(normalize_glob("./", "pattern").is_err());
+        let n = normalize_glob("src/[a", "pattern").unwrap();
+        let e = compile_glob(&n, "pattern").unwrap_err();
+        assert!(e.message.starts_with("invalid pattern: "), "{}", e.message);
+    }
+
+    #[test]
+    fn literal_detection() {
+        assert!(is_literal_glob("Cargo.toml"));
+        assert!(is_literal_glob("target/debug/agtool"));
+        assert!(!is_literal_glob("*.rs"));
+        assert!(!is_literal_glob("a{b,c}"));
+        assert!(!is_literal_glob("a\\*"));
+    }
+
+    #[test]
+    fn problems_are_capped_and_sorted() {
+        let mut p = Problems::default();
+        for i in (0..25).rev() {
+            p.push(format!("d{i:02}: permission denied"));
+        }
+        assert_eq!(p.len(), 25);
+        let mut out = String::new();
+        p.render(&mut out);
+        assert!(
+            out.starts_with("(skipped: d05: permission denied)\n"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("(skipped 5 more unreadable paths)\n"),
+            "{out}"
+        );
+    }
+}

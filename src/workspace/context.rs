@@ -1,0 +1,317 @@
+//! The context every tool runs in: workspace root, current directory, agent identity,
+//! configuration, policy and the (lazily opened) state store (spec 00).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use crate::error::ToolError;
+use crate::text::path_escape::encode_path;
+use crate::workspace::config::Config;
+use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
+use crate::workspace::root;
+use crate::workspace::skill_dirs::SkillDir;
+use crate::workspace::state::StateStore;
+
+/// Global settings after flags, environment and configuration are layered (spec 00).
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `--root` / `AGTOOL_ROOT`.
+    pub root: Option<PathBuf>,
+    /// `--agent` / `AGTOOL_AGENT` (default `default`).
+    pub agent: Option<String>,
+    /// `--config` / `AGTOOL_CONFIG`.
+    pub config: Option<PathBuf>,
+    /// `--json`.
+    pub json: bool,
+    /// `--no-freshness` / `AGTOOL_FRESHNESS=off`.
+    pub no_freshness: bool,
+    /// `--no-syntax-check` / `AGTOOL_SYNTAX_CHECK=off`.
+    pub no_syntax_check: bool,
+    /// `--groups` / `AGTOOL_GROUPS`.
+    pub groups: Option<Vec<String>>,
+    /// `--timeout-ms`: overrides every tool's default timeout.
+    pub timeout_ms: Option<u64>,
+    /// `--notes-dir`: the notes store (spec 06), relative to the current directory.
+    pub notes_dir: Option<PathBuf>,
+    /// `--skills-dir` (repeatable): skill folders (spec 06), relative to the current directory.
+    pub skills_dirs: Vec<PathBuf>,
+}
+
+/// Everything a tool needs besides its arguments. Shared across threads in `call --batch`.
+pub struct Ctx {
+    /// The current directory (physical, as `getcwd` gives it): relative paths resolve here.
+    pub cwd: PathBuf,
+    /// The workspace root (canonical).
+    pub root: PathBuf,
+    /// Agent identity keying the freshness table.
+    pub agent: String,
+    /// Merged configuration files.
+    pub config: Config,
+    /// The path policy.
+    pub policy: PathPolicy,
+    /// Whether the freshness gate and table are on.
+    pub freshness: bool,
+    /// Whether the syntax gate is on by default.
+    pub syntax_check: bool,
+    /// Whether output is the `--json` envelope.
+    pub json: bool,
+    /// Enabled groups for `call`, `mcp`, `schema`.
+    pub groups: Vec<String>,
+    /// Global timeout override in ms.
+    pub timeout_ms: Option<u64>,
+    /// The notes store folder (spec 06): absolute, symlinks not resolved; not created.
+    pub notes_dir: PathBuf,
+    /// Where [`Ctx::notes_dir`] came from, for messages (`--notes-dir`, `config notes.dir`,
+    /// `default`).
+    pub notes_dir_origin: &'static str,
+    /// The skill folders the host gave (spec 06), in order, absolute.
+    pub skill_dirs: Vec<SkillDir>,
+    state: OnceLock<Result<Mutex<StateStore>, String>>,
+    /// Things the caller is told once, after the result (a corrupt state database that was
+    /// replaced): see [`Ctx::notice`].
+    notices: Mutex<Vec<String>>,
+    /// Why the last freshness registration failed, to explain a later refusal.
+    unrecorded: Mutex<Option<String>>,
+}
+
+pub use crate::workspace::config::DEFAULT_GROUPS;
+
+fn env_off(name: &str) -> bool {
+    std::env::var(name)
+        .map(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "off" | "0" | "false" | "no"
+            )
+        })
+        .unwrap_or(false)
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// The notes store (spec 06): `--notes-dir` (against the current directory), else config
+/// `notes.dir` (against the workspace root), else `.agent-state/notes`; with its origin.
+fn notes_dir(
+    settings: &Settings,
+    config: &Config,
+    cwd: &Path,
+    root: &Path,
+) -> (PathBuf, &'static str) {
+    if let Some(dir) = &settings.notes_dir {
+        return (cwd.join(dir), "--notes-dir");
+    }
+    if let Some(dir) = config.notes.as_ref().and_then(|n| n.dir.as_ref()) {
+        return (root.join(dir), "config notes.dir");
+    }
+    (root.join(root::STATE_DIR).join("notes"), "default")
+}
+
+impl Ctx {
+    /// Builds the context: discovers the root, loads configuration, layers flags and
+    /// environment over it. Errors are usage errors (bad `--root`, bad config file).
+    pub fn new(settings: &Settings) -> Result<Ctx, String> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let explicit_root = settings
+            .root
+            .clone()
+            .or_else(|| std::env::var_os("AGTOOL_ROOT").map(PathBuf::from));
+        let root = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        let explicit_config = settings
+            .config
+            .clone()
+            .or_else(|| std::env::var_os("AGTOOL_CONFIG").map(PathBuf::from))
+            .map(|p| cwd.join(p));
+        let loaded = crate::workspace::trust::load(&root, explicit_config.as_deref())?;
+        // Every face builds its context here, so every face warns (stderr: not for the model).
+        for w in &loaded.warnings {
+            eprintln!("{w}");
+        }
+        let config = loaded.config;
+        let agent = settings
+            .agent
+            .clone()
+            .or_else(|| std::env::var("AGTOOL_AGENT").ok().filter(|a| !a.is_empty()))
+            .unwrap_or_else(|| "default".to_owned());
+        let freshness = !settings.no_freshness
+            && !env_off("AGTOOL_FRESHNESS")
+            && config.freshness.unwrap_or(true);
+        let syntax_check = !settings.no_syntax_check
+            && !env_off("AGTOOL_SYNTAX_CHECK")
+            && config.syntax_check.unwrap_or(true);
+        let groups = settings
+            .groups
+            .clone()
+            .or_else(|| std::env::var("AGTOOL_GROUPS").ok().map(|g| split_list(&g)))
+            .or_else(|| config.tools.as_ref().and_then(|t| t.groups.clone()))
+            .unwrap_or_else(|| DEFAULT_GROUPS.iter().map(|g| g.to_string()).collect());
+        let (notes_dir, notes_dir_origin) = notes_dir(settings, &config, &cwd, &root);
+        let skill_dirs = SkillDir::from_sources(&settings.skills_dirs, &config, &cwd, &root);
+        // Skill folders are readable by the read tools, so files beside a SKILL.md can be read
+        // (spec 06).
+        let mut read_roots = config.read_roots.clone().unwrap_or_default();
+        read_roots.extend(SkillDir::read_roots(&skill_dirs));
+        let policy = PathPolicy::new(
+            &root,
+            &read_roots,
+            config.write_roots.as_deref().unwrap_or(&[]),
+            config.protected_names.as_deref().unwrap_or(&[]),
+            config.deny_read.as_deref(),
+        );
+        Ok(Ctx {
+            cwd,
+            root,
+            agent,
+            config,
+            policy,
+            freshness,
+            syntax_check,
+            json: settings.json,
+            groups,
+            timeout_ms: settings.timeout_ms,
+            notes_dir,
+            notes_dir_origin,
+            skill_dirs,
+            state: OnceLock::new(),
+            notices: Mutex::new(Vec::new()),
+            unrecorded: Mutex::new(None),
+        })
+    }
+
+    /// Parses a `--groups` value (`files,edit`).
+    pub fn parse_groups(s: &str) -> Vec<String> {
+        split_list(s)
+    }
+
+    /// Checks a caller-spelled path against the policy.
+    pub fn check_path(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        Ok(self.policy.check(&self.cwd, spelled, access)?)
+    }
+
+    /// Config `exec.prefix` (spec 05 "Backend"), empty when unset.
+    pub fn exec_prefix(&self) -> Vec<String> {
+        self.config
+            .exec
+            .as_ref()
+            .and_then(|e| e.prefix.clone())
+            .unwrap_or_default()
+    }
+
+    /// Checks a caller-spelled workdir against the read policy (spec 05 "workdir must pass the
+    /// read policy") and that it is a directory. None stays None (the current directory).
+    pub fn check_workdir(&self, spelled: Option<&str>) -> Result<Option<PathBuf>, ToolError> {
+        let Some(spelled) = spelled else {
+            return Ok(None);
+        };
+        let checked = self.check_path(spelled, Access::Read)?;
+        if !checked.real.is_dir() {
+            return Err(ToolError::refused(format!(
+                "workdir {spelled} is not a directory; give an existing folder"
+            )));
+        }
+        Ok(Some(checked.real))
+    }
+
+    /// The `.agent-state/` folder (not created).
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join(root::STATE_DIR)
+    }
+
+    /// Runs `f` with the state store, creating `.agent-state/` and opening the database on
+    /// first use. Errors when the folder cannot be created or the database cannot be opened.
+    pub fn with_state<T>(
+        &self,
+        f: impl FnOnce(&StateStore) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let store = self.state.get_or_init(|| {
+            let dir = root::ensure_state_dir(&self.root).map_err(|e| {
+                format!(
+                    "cannot use the state folder {}: {e}",
+                    self.state_dir().display()
+                )
+            })?;
+            let mut store = StateStore::open(&dir)?;
+            if let Some(note) = store.take_notice() {
+                self.notice(note);
+            }
+            Ok(Mutex::new(store))
+        });
+        match store {
+            Ok(m) => {
+                let guard = m.lock().unwrap_or_else(|p| p.into_inner());
+                f(&guard)
+            }
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    /// `path` for display: relative to the current directory when under it, else absolute
+    /// (spec 00), names that are not UTF-8 escaped (crate::text::path_escape).
+    pub fn display(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+            Ok(rel) => encode_path(rel).into_owned(),
+            Err(_) => encode_path(path).into_owned(),
+        }
+    }
+
+    /// Records that this agent was shown `tag` for `real` (freshness registration, spec 01).
+    /// Returns a note for the output when the tag could not be recorded, `None` when it was
+    /// (or freshness is off).
+    pub fn register_tag(&self, real: &Path, tag: &str) -> Option<String> {
+        if !self.freshness {
+            return None;
+        }
+        match self.with_state(|s| {
+            s.record_tag(&self.agent, real, tag)?;
+            s.clear_failures(&self.agent, real)
+        }) {
+            Ok(()) => None,
+            Err(e) => {
+                let note = format!(
+                    "(note: the tag was not recorded, so an edit of this file will be refused \
+                     until it is: {e})"
+                );
+                *self.unrecorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                Some(note)
+            }
+        }
+    }
+
+    /// Why reads cannot be recorded now (a read-only or locked state database, an unusable
+    /// state folder), to explain a freshness refusal; None when they can. Asks the store with
+    /// an empty write, so only for a refusal already decided.
+    pub fn recording_problem(&self) -> Option<String> {
+        if let Some(e) = self
+            .unrecorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+        {
+            return Some(e);
+        }
+        match self.with_state(|s| Ok(s.write_problem())) {
+            Ok(problem) => problem,
+            Err(e) => Some(e),
+        }
+    }
+
+    /// Queues `text` to be told once, after this call's result (spec 01: a replaced state
+    /// database is said once). Printed by the face that prints the result.
+    pub fn notice(&self, text: impl Into<String>) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(text.into());
+    }
+
+    /// Takes the queued notices (see [`Ctx::notice`]).
+    pub fn take_notices(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}

@@ -1,0 +1,412 @@
+//! Planning a parsed patch against the workspace, in memory (spec 04 "Applying"). The patch
+//! engine (`crate::patch`) stays pure; here its hunks meet real files: every hunk of every
+//! file is policy-checked, freshness-gated, matched and computed before anything is written.
+//! Hunks for one path apply in order to the running result, so Add-then-Update works.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::error::ToolError;
+use crate::patch::{Hunk, Patch, compute_edits};
+use crate::text::checked::{decode, encode, not_editable};
+use crate::text::editable::EditableText;
+use crate::workspace::context::Ctx;
+use crate::workspace::fs::mode_of;
+use crate::workspace::policy::{Access, CheckedPath};
+use crate::workspace::txn::{Change, Transaction};
+
+/// What a file's line in the summary says (spec 04 "Output").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `A`: the file did not exist and does now.
+    Added,
+    /// `M`: the file was changed (or moved: the entry shows the destination).
+    Modified,
+    /// `D`: the file existed and is gone.
+    Deleted,
+}
+
+impl Action {
+    /// The one-letter code of the summary.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Action::Added => "A",
+            Action::Modified => "M",
+            Action::Deleted => "D",
+        }
+    }
+}
+
+/// One line of the summary: a file as the patch spelled it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// A, M or D.
+    pub action: Action,
+    /// The path as spelled in the patch (the destination for a move).
+    pub spelled: String,
+    /// For a move: the source as spelled in the patch.
+    pub moved_from: Option<String>,
+    /// Fuzzy-match notes of the chunks applied to this file, each `<path>: chunk ...`.
+    pub notes: Vec<String>,
+    /// Index of this file in the planned files returned with the entries.
+    pub file: usize,
+}
+
+/// How a hunk uses a path it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Use {
+    /// Add File, or a Move destination: needs no read.
+    Create,
+    /// Delete File.
+    Delete,
+    /// Update File (or a Move source): needs the text.
+    Update,
+}
+
+/// Where a file stands in the running result.
+enum Now {
+    /// As on disk, not yet read by this patch.
+    Disk,
+    /// Does not exist.
+    Gone,
+    /// Created or changed by this patch.
+    Text(EditableText),
+}
+
+/// Where the content of a move destination came from.
+#[derive(Clone)]
+struct Origin {
+    /// The first source as spelled in the patch (diff label and summary).
+    spelled: String,
+    /// Its decoded text before the patch (`None` when the patch created it).
+    text: Option<String>,
+    /// Its permission bits, which the destination keeps (`None` when the patch created it).
+    mode: Option<u32>,
+}
+
+/// One real path touched by the patch.
+struct Slot {
+    path: CheckedPath,
+    /// The bytes on disk before the patch.
+    before: Option<Vec<u8>>,
+    /// The permission bits on disk before the patch (`None`: no file).
+    mode: Option<u32>,
+    now: Now,
+    /// The decoded disk text, once an Update read it (syntax gate and diff).
+    disk_text: Option<String>,
+    /// Set when this path received its content from a Move.
+    moved_from: Option<Origin>,
+    /// Set when this path's content was moved to another path.
+    moved_away: bool,
+    /// Fuzzy-match notes of the content now held here.
+    notes: Vec<String>,
+}
+
+/// The whole patch applied in memory.
+pub struct Plan {
+    slots: HashMap<PathBuf, Slot>,
+    /// Real paths in the order the patch first touches them (write and summary order).
+    order: Vec<PathBuf>,
+}
+
+/// A file's change plus what the output needs about it.
+pub struct PlannedFile {
+    /// The change to commit (new bytes, deletion or move) in the write transaction.
+    pub change: Change,
+    /// The spelled path the diff's `a/` side shows (the move source for a move).
+    pub old_label: String,
+}
+
+impl Plan {
+    /// Checks every path of `patch` against the policy (all before any file is read), in
+    /// hunk order: each hunk's path, then its move destination.
+    pub fn check_paths(ctx: &Ctx, patch: &Patch) -> Result<Vec<CheckedPath>, ToolError> {
+        let mut checked = Vec::new();
+        for hunk in &patch.hunks {
+            checked.push(ctx.check_path(hunk.path(), Access::Write)?);
+            if let Hunk::Update {
+                move_to: Some(dest),
+                ..
+            } = hunk
+            {
+                checked.push(ctx.check_path(dest, Access::Write)?);
+            }
+        }
+        Ok(checked)
+    }
+
+    /// Loads every touched file, runs the freshness gate on every file whose disk content the
+    /// patch uses (Update, Delete, Move source; before any matching), then applies every hunk
+    /// in order. `paths` is what [`Plan::check_paths`] returned.
+    pub fn build(
+        txn: &Transaction<'_>,
+        patch: &Patch,
+        paths: Vec<CheckedPath>,
+    ) -> Result<Plan, ToolError> {
+        let mut plan = Plan {
+            slots: HashMap::new(),
+            order: Vec::new(),
+        };
+        let mut paths = paths.into_iter();
+        let mut targets = Vec::new();
+        for hunk in &patch.hunks {
+            let path = paths.next().expect("one checked path per hunk");
+            let dest = match hunk {
+                Hunk::Update {
+                    move_to: Some(_), ..
+                } => Some(paths.next().expect("one checked path per move")),
+                _ => None,
+            };
+            let use_ = match hunk {
+                Hunk::Add { .. } => Use::Create,
+                Hunk::Delete { .. } => Use::Delete,
+                Hunk::Update { .. } => Use::Update,
+            };
+            plan.touch(txn, &path, use_)?;
+            if let Some(dest) = &dest {
+                plan.touch(txn, dest, Use::Create)?;
+            }
+            targets.push((path.real, dest.map(|d| d.real)));
+        }
+        for (hunk, (real, dest)) in patch.hunks.iter().zip(targets) {
+            plan.apply(hunk, &real, dest.as_ref())?;
+        }
+        Ok(plan)
+    }
+
+    /// Loads a path on its first touch; when that first touch uses the disk content of an
+    /// existing file (Update, Delete, Move source), runs the freshness gate.
+    fn touch(
+        &mut self,
+        txn: &Transaction<'_>,
+        path: &CheckedPath,
+        use_: Use,
+    ) -> Result<(), ToolError> {
+        if self.slots.contains_key(&path.real) {
+            return Ok(());
+        }
+        let before = txn.load(path)?;
+        if use_ != Use::Create
+            && let Some(bytes) = &before
+            && let Err(stale) = txn.require_fresh(path, bytes)
+        {
+            // read_file refuses a binary or undecodable file, so no read can pass the gate
+            // for it: the caller is told the real obstacle rather than to read it again.
+            return Err(match (use_, EditableText::decode(bytes)) {
+                (_, Ok(_)) => stale,
+                (Use::Update, Err(e)) => ToolError::refused(not_editable(&path.spelled, &e)),
+                (_, Err(e)) => ToolError::refused(format!(
+                    "{} (read_file cannot show it, so no read can vouch for deleting it with \
+                     apply_patch; ask the user to delete it; nothing was changed)",
+                    e.message(&path.spelled)
+                )),
+            });
+        }
+        let now = if before.is_some() {
+            Now::Disk
+        } else {
+            Now::Gone
+        };
+        self.order.push(path.real.clone());
+        self.slots.insert(
+            path.real.clone(),
+            Slot {
+                path: path.clone(),
+                mode: before.as_ref().and_then(|_| mode_of(&path.real)),
+                before,
+                now,
+                disk_text: None,
+                moved_from: None,
+                moved_away: false,
+                notes: Vec::new(),
+            },
+        );
+        Ok(())
+    }
+
+    fn slot(&mut self, real: &PathBuf) -> &mut Slot {
+        self.slots
+            .get_mut(real)
+            .expect("every path is touched before hunks apply")
+    }
+
+    fn apply(
+        &mut self,
+        hunk: &Hunk,
+        real: &PathBuf,
+        dest: Option<&PathBuf>,
+    ) -> Result<(), ToolError> {
+        match hunk {
+            Hunk::Add { path, lines, .. } => {
+                let slot = self.slot(real);
+                if !matches!(slot.now, Now::Gone) {
+                    return Err(ToolError::refused(format!(
+                        "{path} already exists; use *** Update File to change it (nothing was \
+                         changed)"
+                    )));
+                }
+                let content: String = lines.iter().map(|line| format!("{line}\n")).collect();
+                slot.now = Now::Text(EditableText::new_utf8(&content));
+                slot.moved_from = None;
+                Ok(())
+            }
+            Hunk::Delete { path, .. } => {
+                let slot = self.slot(real);
+                if matches!(slot.now, Now::Gone) {
+                    return Err(ToolError::refused(format!(
+                        "cannot delete {path}: {} (nothing was changed)",
+                        slot.missing_reason()
+                    )));
+                }
+                slot.now = Now::Gone;
+                slot.notes.clear();
+                Ok(())
+            }
+            Hunk::Update {
+                path,
+                move_to,
+                chunks,
+                ..
+            } => {
+                let slot = self.slot(real);
+                let text = slot.text_for_update(path)?;
+                let lines: Vec<&str> = text.lines().collect();
+                let applied = compute_edits(path, &lines, chunks)
+                    .map_err(|e| ToolError::refused(e.to_string()))?;
+                drop(lines);
+                text.replace_line_ranges(
+                    applied
+                        .edits
+                        .iter()
+                        .map(|e| (e.start, e.end, e.lines.as_slice())),
+                );
+                slot.notes
+                    .extend(applied.notes.iter().map(|note| format!("{path}: {note}")));
+                match (move_to, dest) {
+                    (Some(to), Some(dest)) if dest != real => {
+                        self.move_content(path, to, real, dest)
+                    }
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Moves the running content of `real` to `dest`, which must not exist at this point.
+    fn move_content(
+        &mut self,
+        from: &str,
+        to: &str,
+        real: &PathBuf,
+        dest: &PathBuf,
+    ) -> Result<(), ToolError> {
+        if !matches!(self.slot(dest).now, Now::Gone) {
+            return Err(ToolError::refused(format!(
+                "cannot move {from} to {to}: {to} already exists; pick a new name or delete it \
+                 first (nothing was changed)"
+            )));
+        }
+        let source = self.slot(real);
+        let now = std::mem::replace(&mut source.now, Now::Gone);
+        let notes = std::mem::take(&mut source.notes);
+        source.moved_away = true;
+        let origin = source.moved_from.clone().unwrap_or_else(|| Origin {
+            spelled: from.to_owned(),
+            text: source.disk_text.clone(),
+            mode: source.mode,
+        });
+        let target = self.slot(dest);
+        target.now = now;
+        target.notes = notes;
+        target.moved_from = Some(origin);
+        Ok(())
+    }
+
+    /// The changes to write (first-touch order, files that end as they began left out) and
+    /// the summary entries (spec 04 "Output": grouping is the caller's).
+    pub fn into_changes(self) -> Result<(Vec<PlannedFile>, Vec<Entry>), ToolError> {
+        let mut slots = self.slots;
+        let mut files = Vec::new();
+        let mut entries = Vec::new();
+        for real in &self.order {
+            let slot = slots.remove(real).expect("ordered paths have slots");
+            let spelled = slot.path.spelled.clone();
+            let existed = slot.before.is_some();
+            let (after, new_text) = match &slot.now {
+                Now::Disk => continue,
+                Now::Gone if !existed => continue,
+                Now::Gone => (None, None),
+                Now::Text(text) => (Some(encode(&spelled, text)?), Some(text.text().to_owned())),
+            };
+            let origin = slot.moved_from.as_ref().filter(|_| !existed);
+            let action = match (existed, after.is_some(), origin) {
+                (true, true, _) => Action::Modified,
+                (true, false, _) => Action::Deleted,
+                // A move destination shows as M unless the patch created the source.
+                (false, _, Some(o)) if o.text.is_some() => Action::Modified,
+                (false, _, _) => Action::Added,
+            };
+            // The text before, for the syntax gate and the diff. A file no Update decoded
+            // (deleted, or deleted and added again) is decoded here; a binary one has none.
+            let old_text = match origin {
+                Some(o) => o.text.clone(),
+                None => slot.disk_text.clone().or_else(|| {
+                    let bytes = slot.before.as_deref()?;
+                    EditableText::decode(bytes)
+                        .ok()
+                        .map(|t| t.text().to_owned())
+                }),
+            };
+            let listed = !(action == Action::Deleted && slot.moved_away);
+            if listed {
+                entries.push(Entry {
+                    action,
+                    spelled: spelled.clone(),
+                    moved_from: origin.map(|o| o.spelled.clone()),
+                    notes: slot.notes,
+                    file: files.len(),
+                });
+            }
+            files.push(PlannedFile {
+                old_label: origin.map_or_else(|| spelled.clone(), |o| o.spelled.clone()),
+                change: Change {
+                    path: slot.path,
+                    before: slot.before,
+                    after,
+                    old_text,
+                    new_text,
+                    mode: origin.and_then(|o| o.mode),
+                },
+            });
+        }
+        Ok((files, entries))
+    }
+}
+
+impl Slot {
+    /// The running text of a file an Update applies to, decoding the disk content on first
+    /// use. Errors for a missing, binary or undecodable file.
+    fn text_for_update(&mut self, spelled: &str) -> Result<&mut EditableText, ToolError> {
+        if let (Now::Disk, Some(bytes)) = (&self.now, &self.before) {
+            let text = decode(spelled, bytes)?;
+            self.disk_text = Some(text.text().to_owned());
+            self.now = Now::Text(text);
+        }
+        let reason = self.missing_reason();
+        match &mut self.now {
+            Now::Text(text) => Ok(text),
+            _ => Err(ToolError::refused(format!(
+                "cannot update {spelled}: {reason}; use *** Add File to create it (nothing was \
+                 changed)"
+            ))),
+        }
+    }
+
+    fn missing_reason(&self) -> &'static str {
+        if self.before.is_some() {
+            "it was deleted or moved away earlier in this patch"
+        } else {
+            "no such file"
+        }
+    }
+}

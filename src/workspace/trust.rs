@@ -1,0 +1,354 @@
+//! Loading the configuration layers with workspace trust (spec 00, "Configuration" and
+//! "Workspace trust"): the user's file, the workspace's `.agent-state/config.toml` and the
+//! host's `--config` file, each over the previous; from a workspace the user has not listed in
+//! `trusted_workspaces`, the keys that widen what agtool may read, write, fetch or run are
+//! taken back ([`WIDENING_KEYS`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::workspace::config::{Config, DEFAULT_GROUPS};
+
+/// Loads the file layers: the user file (`$XDG_CONFIG_HOME` or `~/.config`,
+/// `agtool/config.toml`), then `<root>/.agent-state/config.toml`, then `explicit`
+/// (`--config` / `AGTOOL_CONFIG`), each over the previous.
+///
+/// Workspace trust (spec 00): unless the user's file or an explicit file lists `root` in
+/// `trusted_workspaces`, the workspace file's [`WIDENING_KEYS`] are taken back (see
+/// [`Widening`]) and [`Loaded::warnings`] says which, one line, with how to trust it.
+/// Errors: a file that does not parse (its line number and key, never its text), a
+/// missing explicit file, a state folder or `config.toml` that is a symlink or not a file.
+pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Loaded, String> {
+    let user_file = user_config_path();
+    let user = match &user_file {
+        Some(path) => Config::read(path)?,
+        None => Config::default(),
+    };
+    let state_dir = root.join(crate::workspace::root::STATE_DIR);
+    let ws_file = state_dir.join("config.toml");
+    crate::workspace::root::refuse_symlink(&state_dir).map_err(|e| e.to_string())?;
+    crate::workspace::root::refuse_symlink(&ws_file).map_err(|e| e.to_string())?;
+    let mut workspace = Config::read(&ws_file)?;
+    let over = match explicit {
+        Some(path) => {
+            if !path.exists() {
+                return Err(format!(
+                    "configuration file {} does not exist",
+                    path.display()
+                ));
+            }
+            Config::read(path)?
+        }
+        None => Config::default(),
+    };
+    let mut warnings = Vec::new();
+    let trusted = [&user, &over]
+        .iter()
+        .any(|c| lists_workspace(c.trusted_workspaces.as_deref(), root));
+    if !trusted {
+        let taken = restrain(&mut workspace, &user);
+        if !taken.is_empty() {
+            let where_ = user_file
+                .as_deref()
+                .map_or("~/.config/agtool/config.toml".into(), |p| {
+                    p.display().to_string()
+                });
+            let them = if taken.len() == 1 { "it" } else { "them" };
+            warnings.push(format!(
+                "agtool: warning: ignoring {} from {}: this workspace is not trusted (to obey \
+                 {them}, add \"{}\" to trusted_workspaces in {where_}, or pass the setting by \
+                 flag, environment or --config)",
+                taken.join(", "),
+                ws_file.display(),
+                root.display()
+            ));
+        }
+    }
+    Ok(Loaded {
+        config: user.merged(workspace).merged(over),
+        warnings,
+    })
+}
+
+/// Takes back every [`WIDENING_KEYS`] entry that the workspace layer `ws` would widen beyond
+/// `below` (the user's file over the defaults); returns the keys taken back.
+pub fn restrain(ws: &mut Config, below: &Config) -> Vec<&'static str> {
+    WIDENING_KEYS
+        .iter()
+        .filter(|w| (w.restrain)(ws, below))
+        .map(|w| w.key)
+        .collect()
+}
+
+/// The configuration files merged, and the warnings to print (stderr, one line each).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Loaded {
+    /// The merged file layers.
+    pub config: Config,
+    /// Untrusted widening keys that were ignored, one line naming them.
+    pub warnings: Vec<String>,
+}
+
+/// `$XDG_CONFIG_HOME/agtool/config.toml`, else `$HOME/.config/agtool/config.toml`.
+pub fn user_config_path() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .map(|dir| dir.join("agtool/config.toml"))
+}
+
+/// Whether `list` (a `trusted_workspaces` value) names `root` (canonical): entries are
+/// absolute or `~/...`, compared after resolving symlinks; relative entries never match.
+fn lists_workspace(list: Option<&[PathBuf]>, root: &Path) -> bool {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    list.unwrap_or_default().iter().any(|entry| {
+        let path = match entry.strip_prefix("~") {
+            Ok(rest) => match &home {
+                Some(h) => h.join(rest),
+                None => return false,
+            },
+            Err(_) => entry.clone(),
+        };
+        path.is_absolute() && std::fs::canonicalize(&path).unwrap_or(path) == root
+    })
+}
+
+/// A configuration key that can widen what agtool may read, write, fetch or run (spec 00,
+/// "Workspace trust"). From an untrusted workspace's `.agent-state/config.toml` its widening
+/// part is taken back; narrowing always applies. Flags, environment and `--config` files are
+/// the host's own choice and never pass through this.
+///
+/// A new key joins by adding one entry to [`WIDENING_KEYS`]: its TOML name and a `restrain`
+/// function. `restrain(ws, below)` edits `ws` (the workspace file's values) so that it no
+/// longer widens anything beyond `below` (the user's file; defaults where it is silent), and
+/// returns true when it took something back. Helpers: [`unset`] (the whole key goes),
+/// [`keep_all_of`] (a list may add entries, never drop `below`'s), [`only_within`] (a list
+/// may only pick from `below`'s).
+pub struct Widening {
+    /// The key as written in TOML, e.g. `exec.prefix`.
+    pub key: &'static str,
+    /// Takes back the widening part of the workspace layer; true when it took anything.
+    pub restrain: fn(ws: &mut Config, below: &Config) -> bool,
+}
+
+/// Every widening key (spec 00, "Workspace trust"; issue 12 item 5).
+pub const WIDENING_KEYS: &[Widening] = &[
+    // Extra folders to read or write.
+    Widening {
+        key: "read_roots",
+        restrain: |ws, _| unset(&mut ws.read_roots),
+    },
+    Widening {
+        key: "write_roots",
+        restrain: |ws, _| unset(&mut ws.write_roots),
+    },
+    // Replaces the default list: dropping `.ssh` would make it readable.
+    Widening {
+        key: "deny_read",
+        restrain: |ws, below| {
+            let base = below.deny_read.clone().unwrap_or_else(|| {
+                crate::workspace::policy::DEFAULT_DENY_READ
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect()
+            });
+            keep_all_of(&mut ws.deny_read, &base)
+        },
+    },
+    // Added to the built-in names; the workspace list must keep the user's.
+    Widening {
+        key: "protected_names",
+        restrain: |ws, below| {
+            keep_all_of(
+                &mut ws.protected_names,
+                below.protected_names.as_deref().unwrap_or_default(),
+            )
+        },
+    },
+    // What runs, and through what (a sandbox prefix the user set must stay).
+    Widening {
+        key: "exec.prefix",
+        restrain: |ws, _| unset(ws.exec.as_mut().map(|e| &mut e.prefix)),
+    },
+    Widening {
+        key: "exec.shell",
+        restrain: |ws, _| unset(ws.exec.as_mut().map(|e| &mut e.shell)),
+    },
+    // Enabling a group the user did not.
+    Widening {
+        key: "tools.groups",
+        restrain: |ws, below| {
+            let base: Vec<String> = below
+                .tools
+                .as_ref()
+                .and_then(|t| t.groups.clone())
+                .unwrap_or_else(|| DEFAULT_GROUPS.iter().map(|g| g.to_string()).collect());
+            only_within(ws.tools.as_mut().map(|t| &mut t.groups), &base)
+        },
+    },
+    // Skill folders become readable.
+    Widening {
+        key: "skills.dirs",
+        restrain: |ws, _| unset(ws.skills.as_mut().map(|s| &mut s.dirs)),
+    },
+    // Where web_fetch may go.
+    Widening {
+        key: "web.allow",
+        restrain: |ws, _| unset(ws.web.as_mut().map(|w| &mut w.allow)),
+    },
+    Widening {
+        key: "web.allow_private",
+        restrain: |ws, _| match ws.web.as_mut() {
+            Some(w) if w.allow_private == Some(true) => unset(Some(&mut w.allow_private)),
+            _ => false,
+        },
+    },
+    Widening {
+        key: "web.deny",
+        restrain: |ws, below| {
+            let base = below
+                .web
+                .as_ref()
+                .and_then(|w| w.deny.clone())
+                .unwrap_or_default();
+            match ws.web.as_mut() {
+                Some(w) => keep_all_of(&mut w.deny, &base),
+                None => false,
+            }
+        },
+    },
+    // Notes are written there: anywhere but the default folder is a new place to write.
+    Widening {
+        key: "notes.dir",
+        restrain: |ws, _| unset(ws.notes.as_mut().map(|n| &mut n.dir)),
+    },
+    // Turning off the approval the user asked for.
+    Widening {
+        key: "notes.write_sensitive",
+        restrain: |ws, below| {
+            let user_wants = below.notes.as_ref().and_then(|n| n.write_sensitive) == Some(true);
+            match ws.notes.as_mut() {
+                Some(n) if user_wants && n.write_sensitive == Some(false) => {
+                    unset(Some(&mut n.write_sensitive))
+                }
+                _ => false,
+            }
+        },
+    },
+    // A workspace cannot vouch for any workspace.
+    Widening {
+        key: "trusted_workspaces",
+        restrain: |ws, _| unset(&mut ws.trusted_workspaces),
+    },
+];
+
+/// For [`Widening::restrain`]: clears a key (`slot` None: its table is absent); true when
+/// it was set.
+pub fn unset<'a, T: 'a>(slot: impl Into<Option<&'a mut Option<T>>>) -> bool {
+    slot.into().and_then(Option::take).is_some()
+}
+
+/// For [`Widening::restrain`]: a list key that replaces `base` may add entries but not drop
+/// any: the dropped ones are put back. True when some were.
+pub fn keep_all_of(slot: &mut Option<Vec<String>>, base: &[String]) -> bool {
+    let Some(list) = slot.as_mut() else {
+        return false;
+    };
+    let missing: Vec<String> = base.iter().filter(|b| !list.contains(b)).cloned().collect();
+    list.extend(missing.iter().cloned());
+    !missing.is_empty()
+}
+
+/// For [`Widening::restrain`]: a list key may only pick entries of `base` (`all` in `base`
+/// allows anything): the others are removed. True when some were.
+pub fn only_within(slot: Option<&mut Option<Vec<String>>>, base: &[String]) -> bool {
+    let Some(Some(list)) = slot else {
+        return false;
+    };
+    if base.iter().any(|b| b == "all") {
+        return false;
+    }
+    let before = list.len();
+    list.retain(|g| base.contains(g));
+    list.len() != before
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> Config {
+        Config::parse(text, Path::new("t")).unwrap()
+    }
+
+    #[test]
+    fn an_untrusted_workspace_cannot_widen() {
+        let user = parsed("deny_read = [\".ssh\", \"secret\"]\n[web]\ndeny = [\"evil.example\"]\n");
+        let mut ws = parsed(
+            "write_roots = [\"/\"]\nread_roots = [\"/etc\"]\ndeny_read = [\"private\"]\n\
+             protected_names = [\"keep\"]\nfreshness = false\ntrusted_workspaces = [\"/\"]\n\
+             [exec]\nprefix = [\"env\"]\nshell = \"/bin/sh\"\ntimeout_ms = 5\n\
+             [tools]\ngroups = [\"files\", \"exec\"]\n[skills]\ndirs = [\"/\"]\n\
+             [web]\nallow = [\"*\"]\nallow_private = true\ndeny = []\n[notes]\ndir = \"/tmp\"\n",
+        );
+        let taken = restrain(&mut ws, &user);
+        assert_eq!(
+            taken,
+            [
+                "read_roots",
+                "write_roots",
+                "deny_read",
+                "exec.prefix",
+                "exec.shell",
+                "tools.groups",
+                "skills.dirs",
+                "web.allow",
+                "web.allow_private",
+                "web.deny",
+                "notes.dir",
+                "trusted_workspaces"
+            ]
+        );
+        assert_eq!(ws.write_roots, None);
+        assert_eq!(ws.read_roots, None);
+        // Narrowing parts stay: its own deny_read name is added to the user's.
+        assert_eq!(
+            ws.deny_read.as_deref(),
+            Some(&["private".to_owned(), ".ssh".to_owned(), "secret".to_owned()][..])
+        );
+        assert_eq!(
+            ws.protected_names.as_deref(),
+            Some(&["keep".to_owned()][..])
+        );
+        assert_eq!(ws.freshness, Some(false));
+        let exec = ws.exec.as_ref().unwrap();
+        assert_eq!(
+            (exec.prefix.as_ref(), exec.shell.as_ref(), exec.timeout_ms),
+            (None, None, Some(5))
+        );
+        assert_eq!(
+            ws.tools.as_ref().unwrap().groups.as_deref(),
+            Some(&["files".to_owned()][..])
+        );
+        assert_eq!(
+            ws.web.as_ref().unwrap().deny.as_deref(),
+            Some(&["evil.example".to_owned()][..])
+        );
+        // Narrowing only: nothing to take back.
+        let mut narrow = parsed(
+            "deny_read = [\".aws\", \".ssh\", \".gnupg\", \"x\"]\n[tools]\ngroups = []\n[web]\nallow_private = false\n",
+        );
+        assert!(restrain(&mut narrow, &Config::default()).is_empty());
+    }
+
+    #[test]
+    fn trusted_workspaces_match_the_root() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let list = vec![PathBuf::from("relative"), root.clone()];
+        assert!(lists_workspace(Some(&list), &root));
+        assert!(!lists_workspace(Some(&list[..1]), &root));
+        assert!(!lists_workspace(None, &root));
+        assert!(!lists_workspace(Some(&[root.join("sub")]), &root));
+    }
+}
