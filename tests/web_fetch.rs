@@ -230,6 +230,11 @@ fn a_meta_refresh_is_a_hop_and_a_slow_one_is_not() {
         .code(0)
         .has("stay here")
         .lacks("Redirects:");
+    // A refresh is a hop, raw or not.
+    ws.fetch(&[&server.url("/old"), "--raw"])
+        .code(0)
+        .has("<p>the new page</p>")
+        .has(&format!("→ {} (meta refresh)\n", server.url("/new")));
 }
 
 #[test]

@@ -261,33 +261,21 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
         }
         clock.step(format!("decoding {} bytes from {url}", body.bytes.len()))?;
         let doc = Decoded::new(body.bytes, body.cut, content_type.as_deref(), &url)?;
+        if doc.treatment == Treatment::Html
+            && (200..300).contains(&status.0)
+            && let Some(target) = refresh_target(&doc.text, &url, clock)?
+            && let Ok(next) = convert::resolve_target(&url, &target)
+            && next != url
+        {
+            hop(&mut visited, next.clone(), Via::Refresh)?;
+            url = next;
+            continue;
+        }
         let text = if doc.treatment == Treatment::Html && !req.raw {
-            match convert_html(&doc.text, &url, clock, true, &mut notes).map_err(|e| match e {
+            convert_html(&doc.text, &url, clock, &mut notes).map_err(|e| match e {
                 WebError::Failed(m) => failed(m),
                 other => other,
-            })? {
-                Converted::Text(text) => text,
-                Converted::Refresh(target)
-                    if (200..300).contains(&status.0)
-                        && let Ok(next) = convert::resolve_target(&url, &target)
-                        && next != url =>
-                {
-                    hop(&mut visited, next.clone(), Via::Refresh)?;
-                    url = next;
-                    continue;
-                }
-                Converted::Refresh(_) => {
-                    // Not followed (an error page, a refresh to itself): convert it after all.
-                    match convert_html(&doc.text, &url, clock, false, &mut notes).map_err(|e| {
-                        match e {
-                            WebError::Failed(m) => failed(m),
-                            other => other,
-                        }
-                    })? {
-                        Converted::Text(text) | Converted::Refresh(text) => text,
-                    }
-                }
-            }
+            })?
         } else {
             doc.text
         };
@@ -313,24 +301,33 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
     }
 }
 
-/// What converting an HTML page gave.
-enum Converted {
-    /// The text.
-    Text(String),
-    /// The page asks for a refresh to this target within [`MAX_REFRESH_SECS`].
-    Refresh(String),
+/// The target of the page's `<meta http-equiv="refresh">` when its delay is at most
+/// [`MAX_REFRESH_SECS`]: only the first piece of the page (see [`html::plan`]), which holds
+/// the head, is parsed for it. Followed with `raw` too: it is a hop, not a conversion.
+fn refresh_target(src: &str, url: &Url, clock: &Clock) -> Result<Option<String>, WebError> {
+    clock.step(format!("looking for a meta refresh in {url}"))?;
+    let capped = html::cap_nesting(src);
+    let src = capped.as_deref().unwrap_or(src);
+    let Some(first) = html::plan(src, html::PIECE_BYTES).into_iter().next() else {
+        return Ok(None);
+    };
+    let page = HtmlPage::parse(&src[first.range]).map_err(WebError::Failed)?;
+    Ok(page
+        .refresh
+        .as_deref()
+        .and_then(convert::parse_refresh)
+        .filter(|(secs, _)| *secs <= MAX_REFRESH_SECS)
+        .map(|(_, target)| target))
 }
 
 /// Converts an HTML page piece by piece (see [`html`]), checking the deadline between
-/// pieces. With `refresh`, stops at the first piece when the page holds a meta refresh within
-/// [`MAX_REFRESH_SECS`] (only the first piece, which holds the head, is looked at).
+/// pieces.
 fn convert_html(
     src: &str,
     url: &Url,
     clock: &Clock,
-    refresh: bool,
     notes: &mut Vec<String>,
-) -> Result<Converted, WebError> {
+) -> Result<String, WebError> {
     clock.step(format!("converting {} bytes of HTML from {url}", src.len()))?;
     let capped = html::cap_nesting(src);
     let src = capped.as_deref().unwrap_or(src);
@@ -348,13 +345,6 @@ fn convert_html(
         buf.push_str(&piece.reopen);
         buf.push_str(&src[piece.range.clone()]);
         let page = HtmlPage::parse(&buf).map_err(WebError::Failed)?;
-        if i == 0
-            && refresh
-            && let Some((secs, target)) = page.refresh.as_deref().and_then(convert::parse_refresh)
-            && secs <= MAX_REFRESH_SECS
-        {
-            return Ok(Converted::Refresh(target));
-        }
         flattened |= page.flattened;
         converter
             .add(page, piece.blank_line_before)
@@ -366,7 +356,7 @@ fn convert_html(
             html::MAX_DEPTH
         ));
     }
-    Ok(Converted::Text(converter.finish()))
+    Ok(converter.finish())
 }
 
 /// Adds a hop, refusing a loop and more than [`MAX_HOPS`].
