@@ -20,13 +20,15 @@ pub const DEFAULT_MAX_CHARS: u64 = 40_000;
 pub const MAX_MAX_CHARS: u64 = 200_000;
 /// Default timeout of the whole fetch, in ms (spec 07; `--timeout-ms` overrides it).
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+/// Longest URL, in characters (`maxLength`): far above what servers accept (8 KiB is usual).
+pub const MAX_URL_CHARS: u32 = 32 << 10;
 
 /// Arguments of web_fetch.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]
 #[serde(deny_unknown_fields)]
 pub struct WebFetchArgs {
     /// The http:// or https:// URL to fetch.
-    #[schemars(length(min = 1))]
+    #[schemars(length(min = 1, max = MAX_URL_CHARS))]
     pub url: String,
     /// Most characters to return (default 40000, at most 200000).
     #[arg(long)]
