@@ -528,6 +528,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List every recorded (agent, path, tag)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget what every agent read of PATH (a folder: everything under it)')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget everything')
+            [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -579,10 +580,27 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'agtool;state;recover' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'agtool;state;help' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List every recorded (agent, path, tag)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget what every agent read of PATH (a folder: everything under it)')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget everything')
+            [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -593,6 +611,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;state;help;reset' {
+            break
+        }
+        'agtool;state;help;recover' {
             break
         }
         'agtool;state;help;help' {
@@ -852,6 +873,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List every recorded (agent, path, tag)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget what every agent read of PATH (a folder: everything under it)')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget everything')
+            [CompletionResult]::new('recover', 'recover', [CompletionResultType]::ParameterValue, 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)')
             break
         }
         'agtool;help;state;show' {
@@ -861,6 +883,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;state;reset' {
+            break
+        }
+        'agtool;help;state;recover' {
             break
         }
         'agtool;help;sessions' {

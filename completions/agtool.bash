@@ -184,6 +184,9 @@ _agtool() {
             agtool__subcmd__help__subcmd__state,forget)
                 cmd="agtool__subcmd__help__subcmd__state__subcmd__forget"
                 ;;
+            agtool__subcmd__help__subcmd__state,recover)
+                cmd="agtool__subcmd__help__subcmd__state__subcmd__recover"
+                ;;
             agtool__subcmd__help__subcmd__state,reset)
                 cmd="agtool__subcmd__help__subcmd__state__subcmd__reset"
                 ;;
@@ -250,6 +253,9 @@ _agtool() {
             agtool__subcmd__state,help)
                 cmd="agtool__subcmd__state__subcmd__help"
                 ;;
+            agtool__subcmd__state,recover)
+                cmd="agtool__subcmd__state__subcmd__recover"
+                ;;
             agtool__subcmd__state,reset)
                 cmd="agtool__subcmd__state__subcmd__reset"
                 ;;
@@ -261,6 +267,9 @@ _agtool() {
                 ;;
             agtool__subcmd__state__subcmd__help,help)
                 cmd="agtool__subcmd__state__subcmd__help__subcmd__help"
+                ;;
+            agtool__subcmd__state__subcmd__help,recover)
+                cmd="agtool__subcmd__state__subcmd__help__subcmd__recover"
                 ;;
             agtool__subcmd__state__subcmd__help,reset)
                 cmd="agtool__subcmd__state__subcmd__help__subcmd__reset"
@@ -1353,7 +1362,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help__subcmd__state)
-            opts="show forget reset"
+            opts="show forget reset recover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1367,6 +1376,20 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help__subcmd__state__subcmd__forget)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__state__subcmd__recover)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2441,7 +2464,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help show forget reset help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help show forget reset recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2533,7 +2556,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__help)
-            opts="show forget reset help"
+            opts="show forget reset recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2574,6 +2597,20 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__state__subcmd__help__subcmd__recover)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__state__subcmd__help__subcmd__reset)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2595,6 +2632,52 @@ _agtool() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__state__subcmd__recover)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -497,6 +497,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand show 'List every recorded (agent, path, tag)'
             cand forget 'Forget what every agent read of PATH (a folder: everything under it)'
             cand reset 'Forget everything'
+            cand recover 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;state;show'= {
@@ -544,10 +545,26 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'agtool;state;recover'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'agtool;state;help'= {
             cand show 'List every recorded (agent, path, tag)'
             cand forget 'Forget what every agent read of PATH (a folder: everything under it)'
             cand reset 'Forget everything'
+            cand recover 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;state;help;show'= {
@@ -555,6 +572,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;state;help;forget'= {
         }
         &'agtool;state;help;reset'= {
+        }
+        &'agtool;state;help;recover'= {
         }
         &'agtool;state;help;help'= {
         }
@@ -777,12 +796,15 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand show 'List every recorded (agent, path, tag)'
             cand forget 'Forget what every agent read of PATH (a folder: everything under it)'
             cand reset 'Forget everything'
+            cand recover 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)'
         }
         &'agtool;help;state;show'= {
         }
         &'agtool;help;state;forget'= {
         }
         &'agtool;help;state;reset'= {
+        }
+        &'agtool;help;state;recover'= {
         }
         &'agtool;help;sessions'= {
             cand list 'Show each session: id, pid, state, age, command'

@@ -487,24 +487,25 @@ complete -c agtool -n "__fish_agtool_using_subcommand call" -l json -d 'Print on
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "show" -d 'List every recorded (agent, path, tag)'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "reset" -d 'Forget everything'
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -f -a "show" -d 'List every recorded (agent, path, tag)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -f -a "reset" -d 'Forget everything'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -f -a "recover" -d 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
@@ -547,9 +548,24 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Forget everything'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "recover" -d 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
@@ -707,6 +723,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subc
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "show" -d 'List every recorded (agent, path, tag)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "forget" -d 'Forget what every agent read of PATH (a folder: everything under it)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "reset" -d 'Forget everything'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from state" -f -a "recover" -d 'Roll back writes interrupted by a kill and remove their temp files (every call does this too; this says what it did)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'Show each session: id, pid, state, age, command'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "kill" -d 'Kill a session and everything it started'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "stop-server" -d 'Kill every session and stop the session server'

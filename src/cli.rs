@@ -169,7 +169,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);
         if let Some(sig) = interrupted {
-            crate::exec::interrupt::end_by_sigint(sig);
+            crate::interrupt::end_by_sigint(sig);
         }
         return passed_through.unwrap_or(code);
     }
@@ -177,7 +177,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
     let interrupted = interrupted_by(&result);
     let code = print_result(ctx.json, result);
     if let Some(sig) = interrupted {
-        crate::exec::interrupt::end_by_sigint(sig);
+        crate::interrupt::end_by_sigint(sig);
     }
     code
 }

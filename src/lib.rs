@@ -13,7 +13,8 @@
 //!   transactions, state store), [`patch`] (the pure apply-patch engine), [`text`] (content
 //!   tags, editable text, anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees,
 //!   sessions), [`web`] (web-fetch's address policy, hops under one deadline, conversion and
-//!   page copies), and [`error`] (tool results and errors) at the bottom.
+//!   page copies), and at the bottom [`error`] (tool results and errors) and [`interrupt`]
+//!   (the one catcher of termination signals, used by exec and by writes).
 
 #![warn(missing_docs)]
 
@@ -22,6 +23,7 @@ pub mod cli;
 pub mod error;
 pub mod exec;
 pub mod faces;
+pub mod interrupt;
 pub mod notes;
 pub mod patch;
 pub mod search;

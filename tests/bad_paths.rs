@@ -139,3 +139,39 @@ fn an_unreadable_subdirectory_is_skipped_and_said_so() {
         "open/a.txt\n(skipped: open/c.txt: permission denied)\n"
     );
 }
+
+/// `link/../x` names what the kernel opens: the symlink is followed first, then `..` leaves
+/// its target (issue 12, item 8). Folding `..` first would act on the root's `x` instead.
+#[test]
+fn dot_dot_after_a_symlink_is_resolved_as_the_kernel_does() {
+    let ws = Ws::new();
+    ws.write("x.txt", "top\n")
+        .write("sub/x.txt", "in sub\n")
+        .mkdir("sub/deeper")
+        .symlink("sub/deeper", "link");
+    assert_eq!(
+        std::fs::read_to_string(ws.path("link/../x.txt")).unwrap(),
+        "in sub\n",
+        "the kernel's view"
+    );
+    let out = ws.run(&["read-file", "link/../x.txt"]);
+    assert!(out.ok().contains("L1: in sub"), "{out:?}");
+    ws.run(&["write-file", "link/../new.txt", "--content", "made\n"])
+        .ok();
+    assert_eq!(
+        std::fs::read_to_string(ws.path("sub/new.txt")).unwrap(),
+        "made\n"
+    );
+    assert!(
+        !ws.path("new.txt").exists(),
+        "written beside the link instead"
+    );
+    // A symlink out of the workspace stays refused whatever follows it.
+    let outside = ws.base.join("outside/deeper");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(ws.base.join("outside/x.txt"), "secret\n").unwrap();
+    ws.symlink(&outside, "out-link");
+    let out = ws.run(&["read-file", "out-link/../x.txt"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.out.contains("outside the workspace"), "{out:?}");
+}

@@ -194,7 +194,7 @@ fn json_envelope_on_success_and_refusal() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ok"], true);
     assert_eq!(v["error"], serde_json::Value::Null);
-    assert_eq!(v["tag"], "F844632D");
+    assert_eq!(v["tag"], "8BA6DAB5");
     let out = agtool(t.path())
         .args(["read-file", "nope.txt", "--json"])
         .output()
@@ -303,7 +303,7 @@ fn state_show_forget_reset() {
         .args(["state", "show"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("a.txt  default  F844632D"));
+        .stdout(predicate::str::contains("a.txt  default  8BA6DAB5"));
     agtool(t.path())
         .args(["state", "forget", "a.txt"])
         .assert()

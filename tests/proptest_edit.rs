@@ -167,7 +167,12 @@ proptest! {
         let line = 1 + decoded.text()[..decoded.text().find(MARK).unwrap()].matches('\n').count();
         let r = ws.call("edit_lines", &json!({"edits": [
             {"path": "f2.txt", "from_anchor": anchor(line, MARK), "replace": new}]}));
-        if new.is_empty() {
+        if new.is_empty() && r.code == 1 && r.stdout.contains("would be lost") {
+            // Deleting the marker's line put the lone CR before it right before an empty LF
+            // line: refused as edit_file refuses it (found by this test: "\n\n\n\r@@MARK@@\n\n").
+            prop_assert!(raw.contains(&format!("\r{MARK}")), "{}", r.all());
+            prop_assert_eq!(ws.bytes("f2.txt"), encode(enc, &raw));
+        } else if new.is_empty() {
             // An empty replace deletes the line: only check the result decodes as intended.
             prop_assert_eq!(r.code, 0, "{}", r.all());
         } else {

@@ -6,7 +6,6 @@
 //! policy, reads config (`exec.prefix`, `exec.shell`) and formats errors as `Error: ...`.
 
 pub mod buffer;
-pub mod interrupt;
 pub mod oneshot;
 pub mod session;
 pub mod spawn;

@@ -6,12 +6,14 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use super::buffer::{HeadTailBuffer, RenderedOutput};
-use super::interrupt::{InterruptWatch, signal_name};
+use std::os::fd::AsFd;
+
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
     reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
 };
 use super::tree::{TreeLease, kill_tree, may_have_survivors};
+use crate::interrupt::{InterruptWatch, signal_name};
 
 /// Default `timeout_ms` (spec 05).
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
@@ -34,6 +36,10 @@ pub struct ExecRequest {
     pub argv: Vec<String>,
     /// Working directory; None = the current directory. The caller checks the read policy.
     pub workdir: Option<PathBuf>,
+    /// The working directory as an open handle, when the caller has one: the command then
+    /// starts in that very folder (`fchdir` before `exec`), whatever was renamed or swapped
+    /// for a symlink since it was checked; `workdir` only names it in messages.
+    pub workdir_handle: Option<std::sync::Arc<std::os::fd::OwnedFd>>,
     /// Milliseconds before the tree is killed; 1..=[`MAX_TIMEOUT_MS`].
     pub timeout_ms: u64,
     /// Output budget in bytes, split head / tail.
@@ -48,6 +54,7 @@ impl ExecRequest {
         ExecRequest {
             argv,
             workdir: None,
+            workdir_handle: None,
             timeout_ms: DEFAULT_TIMEOUT_MS,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             prefix: Vec::new(),
@@ -72,7 +79,7 @@ pub enum ExecError {
     #[error(transparent)]
     Spawn(#[from] SpawnError),
     /// agtool received SIGTERM, SIGINT, SIGHUP or SIGQUIT (the number) while the command ran; the
-    /// command and everything it started were killed (see [`super::interrupt`]). The CLI exits
+    /// command and everything it started were killed (see [`crate::interrupt`]). The CLI exits
     /// with 128 + the signal number.
     #[error(
         "interrupted by {}; the command and everything it started were killed",
@@ -139,6 +146,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         return Err(ExecError::BadTimeout(req.timeout_ms));
     }
     if let Some(dir) = &req.workdir
+        && req.workdir_handle.is_none()
         && !dir.is_dir()
     {
         return Err(ExecError::BadWorkdir(dir.display().to_string()));
@@ -151,6 +159,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let mut sp = spawn(
         &argv,
         req.workdir.as_deref(),
+        req.workdir_handle.as_deref().map(AsFd::as_fd),
         StdinMode::Closed,
         next_tag("x"),
         None,

@@ -75,13 +75,16 @@ pub(crate) fn next_tag(kind: &str) -> String {
 
 /// Starts `argv` (already prefixed) in a new session with the fixed environment plus
 /// `TAG_VAR=tag` over `base_env` (None: this process's environment), in `workdir` (None: the
-/// current directory), stdout and stderr sharing one pipe. The leader is registered so the
-/// zombie sweep leaves its status to the `Child`. `report`, when given, becomes the child's
-/// file descriptor [`REPORT_FD`](super::session::guard::REPORT_FD) (the session guard's report
-/// pipe).
+/// current directory), stdout and stderr sharing one pipe. With `workdir_fd`, the child moves
+/// into that open folder (`fchdir`) instead of looking `workdir` up by name, so a folder
+/// swapped for a symlink after it was checked cannot redirect it. The leader is registered so
+/// the zombie sweep leaves its status to the `Child`. `report`, when given, becomes the
+/// child's file descriptor [`REPORT_FD`](super::session::guard::REPORT_FD) (the session
+/// guard's report pipe).
 pub(crate) fn spawn(
     argv: &[String],
     workdir: Option<&Path>,
+    workdir_fd: Option<BorrowedFd<'_>>,
     stdin: StdinMode,
     tag: String,
     base_env: Option<&[(OsString, OsString)]>,
@@ -114,7 +117,17 @@ pub(crate) fn spawn(
             StdinMode::Closed => Stdio::null(),
             StdinMode::Piped => Stdio::piped(),
         });
-    if let Some(dir) = workdir {
+    if let Some(fd) = workdir_fd {
+        let raw = fd.as_raw_fd();
+        // SAFETY: the closure only calls fchdir(2), which is async-signal-safe, on a
+        // descriptor the caller keeps open until `spawn` returns (the child gets a copy at
+        // fork); it touches no memory shared with the parent.
+        unsafe {
+            cmd.pre_exec(move || {
+                rustix::process::fchdir(BorrowedFd::borrow_raw(raw)).map_err(io::Error::from)
+            });
+        }
+    } else if let Some(dir) = workdir {
         cmd.current_dir(dir);
     }
     in_new_session(&mut cmd);
@@ -281,7 +294,7 @@ const EXIT_TICK: Duration = Duration::from_millis(10);
 
 /// Waits up to `timeout` for output on `output` (when given) or the child's exit (when `pidfd`
 /// is given; without one the wait is cut to a short tick and `exit` is reported as a hint).
-/// `wake` (an [`InterruptWatch`](super::interrupt::InterruptWatch)'s pipe) also ends the wait
+/// `wake` (an [`InterruptWatch`](crate::interrupt::InterruptWatch)'s pipe) also ends the wait
 /// when it becomes readable; the caller asks the watch what happened.
 pub(crate) fn wait_io(
     output: Option<&PipeReader>,

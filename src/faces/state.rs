@@ -22,12 +22,32 @@ pub fn command() -> Command {
                 .arg(Arg::new("path").required(true).value_name("PATH")),
         )
         .subcommand(Command::new("reset").about("Forget everything"))
-        .after_help("Examples:\n  agtool state show\n  agtool state forget src/lib.rs\n  agtool state reset")
+        .subcommand(Command::new("recover").about(
+            "Roll back writes interrupted by a kill and remove their temp files (every call \
+             does this too; this says what it did)",
+        ))
+        .after_help("Examples:\n  agtool state show\n  agtool state forget src/lib.rs\n  agtool state reset\n  agtool state recover")
 }
 
-/// Runs `state`.
+/// Runs `state`. Every subcommand first recovers interrupted writes (spec 01, "Races and
+/// crashes"); `recover` says what that did as its output, the others in a note after it.
 pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
     let refuse = ToolError::refused;
+    let recovered = ctx.recover_now();
+    if let Some(("recover", _)) = m.subcommand() {
+        if recovered.is_empty() {
+            return Ok(Output::text(
+                "Nothing to recover: no write was interrupted.",
+            ));
+        }
+        let mut text = String::new();
+        for line in &recovered {
+            text.push_str(line);
+            text.push('\n');
+        }
+        return Ok(Output::text(text).with("recovered", recovered.len()));
+    }
+    ctx.say(&recovered);
     match m.subcommand() {
         Some(("show", _)) => {
             let entries = ctx.with_state(|s| s.entries()).map_err(refuse)?;
@@ -48,8 +68,8 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         }
         Some(("forget", sub)) => {
             let spelled = sub.get_one::<String>("path").cloned().unwrap_or_default();
-            let literal = policy::fold(&spelled_path(&ctx.cwd, &spelled));
-            let real = policy::resolve(&literal).unwrap_or(literal);
+            let absolute = spelled_path(&ctx.cwd, &spelled);
+            let real = policy::resolve(&absolute).unwrap_or_else(|_| policy::fold(&absolute));
             let n = ctx.with_state(|s| s.forget(&real)).map_err(refuse)?;
             Ok(Output::text(format!(
                 "Forgot {} for {spelled}",
@@ -62,7 +82,9 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
                 "State reset: every recorded read and failure counter is gone.",
             ))
         }
-        _ => Err(ToolError::usage("state needs show, forget PATH or reset")),
+        _ => Err(ToolError::usage(
+            "state needs show, forget PATH, reset or recover",
+        )),
     }
 }
 

@@ -20,7 +20,7 @@ use grep::searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
 use crate::search::walk::Problems;
 use crate::text::render::{MAX_LINE_BYTES, window_line};
-use crate::workspace::special::{OpenError, open_regular};
+use crate::workspace::special::OpenError;
 
 /// Most character classes that match by Unicode property (`\w`, `\d`, `\s`, `\p{..}`) a
 /// regex may spell out. Each one becomes hundreds of ranges in the compiled form before any
@@ -350,14 +350,18 @@ impl Worker {
         }
     }
 
-    /// Searches one file. `mtime` is asked only when the file has hits (so files without hits
-    /// are never stat'ed). An unreadable file is an `Err` with the reason, for the caller to
-    /// record with the path it shows. A special file is never opened blocking (see
-    /// [`open_regular`]): it is counted in `special_files` and reported as such.
+    /// Searches one file, `path` as walked, read from what `open` gives: the caller opens it
+    /// through the file layer (so no symlink swapped in is followed) and classifies it with
+    /// [`crate::workspace::special::regular`]. `mtime` is asked only when the file has hits
+    /// (so files without hits are never stat'ed). An unreadable file is an `Err` with the
+    /// reason, for the caller to record with the path it shows. A special file is never read
+    /// (it was opened without blocking): it is counted in `special_files` and reported as
+    /// such.
     pub fn search(
         &mut self,
         path: &Path,
-        mtime: impl FnOnce() -> SystemTime,
+        open: Result<std::fs::File, OpenError>,
+        mtime: impl FnOnce(&std::fs::File) -> SystemTime,
     ) -> Result<Outcome, io::Error> {
         let mut sink = HitSink {
             matcher: &self.matcher,
@@ -369,7 +373,7 @@ impl Worker {
             lines: Vec::new(),
             binary: false,
         };
-        let file = match open_regular(path) {
+        let file = match open {
             Ok(f) => f,
             Err(OpenError::Special(kind)) => {
                 self.special_files += 1;
@@ -388,7 +392,7 @@ impl Worker {
         }
         self.top.insert(FileHits {
             path: path.to_path_buf(),
-            mtime: mtime(),
+            mtime: mtime(&file),
             count: sink.count,
             lines: sink.lines,
         });

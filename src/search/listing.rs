@@ -4,11 +4,13 @@
 use std::ffi::OsStr;
 
 use crate::error::{Output, ToolError, ToolResult};
-use crate::search::walk::describe_walk_error;
+use crate::search::walk::{Base, describe_walk_error, still_a_folder};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
+use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::describe;
 use crate::workspace::policy::CheckedPath;
 
 /// Default entries per page.
@@ -18,11 +20,11 @@ pub const DEFAULT_DEPTH: u64 = 2;
 /// Longest entry name shown, in bytes.
 const MAX_NAME_BYTES: usize = 500;
 
-fn suffix(ft: Option<std::fs::FileType>) -> &'static str {
-    match ft {
-        Some(t) if t.is_symlink() => "@",
-        Some(t) if t.is_dir() => "/",
-        Some(t) if t.is_file() => "",
+fn suffix(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Symlink => "@",
+        Kind::Dir => "/",
+        Kind::File => "",
         _ => "?",
     }
 }
@@ -53,6 +55,14 @@ pub fn listing(
     hidden: bool,
     ignored: bool,
 ) -> ToolResult {
+    // The folder as a handle: the walk enters only folders that are real folders reached
+    // through it, and every entry shown is looked up through it (search::walk, "Races").
+    let handle = ctx.fs.open_dir(dir).map_err(|e| {
+        ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
+    })?;
+    let base = Base::new(dir, Some(handle));
+    let mut reach = base.reach();
+    let fence = base.dir.clone().expect("opened above");
     let mut builder = ignore::WalkBuilder::new(&dir.real);
     builder
         .max_depth(Some(depth as usize))
@@ -68,6 +78,7 @@ pub fn listing(
         .ignore(!ignored)
         .parents(!ignored);
     let policy = ctx.policy.clone();
+    let real = dir.real.clone();
     // `.git` is listed but never expanded; deny-read names are neither listed nor entered.
     builder.filter_entry(move |e| {
         let in_git = e
@@ -76,7 +87,11 @@ pub fn listing(
             .and_then(|p| p.file_name())
             .is_some_and(|n| n == ".git")
             && e.depth() > 1;
-        !in_git && !policy.is_denied_name(e.file_name())
+        if in_git || policy.is_denied_name(e.file_name()) {
+            return false;
+        }
+        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+        e.depth() == 0 || !is_dir || still_a_folder(&fence, &real, e.path())
     });
     let mut entries: Vec<String> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
@@ -84,10 +99,14 @@ pub fn listing(
         match item {
             Ok(e) if e.depth() == 0 => {}
             Ok(e) => {
+                // Shown only if it is inside, with what it is there.
+                let Some(st) = reach.stat(e.path()) else {
+                    continue;
+                };
                 let name = encode(e.file_name());
                 let name = cut_name(&name);
                 let indent = "  ".repeat(e.depth() - 1);
-                entries.push(format!("{indent}{name}{}", suffix(e.file_type())));
+                entries.push(format!("{indent}{name}{}", suffix(st.kind)));
             }
             Err(err) => problems.push(describe_walk_error(ctx, &err)),
         }

@@ -5,9 +5,23 @@
 //! `ignored` is true; ancestor ignore files apply too, gitignore ones only up to the repository
 //! root; `.git` is always skipped; hidden entries are skipped unless `hidden` is true; symlinks
 //! are never followed; entries with a deny-read name are neither returned nor entered.
+//!
+//! Races (spec 01, "Races and crashes"): the `ignore` walker reads folders by path. So that a
+//! folder swapped for a symlink cannot show or feed anything from outside, the walk is fenced
+//! by handles: a folder is entered only if, reached from the base's handle without following
+//! symlinks ([`Base`]), it is a real folder at that moment; and every entry that is reported or
+//! read is reached again the same way ([`Reach`]): its metadata comes from that handle and a
+//! file is opened through it. An entry the walker listed from an outside folder (a swap between
+//! the check and the walker's own `opendir`) is then not found, or is the inside entry of the
+//! same name, and nothing of the outside is shown. What remains by path: that `opendir` itself
+//! and the walker's reading of `.gitignore`/`.ignore` files, which may, under such a race, list
+//! an outside folder's names or read its ignore rules (they only decide which inside entries
+//! are skipped).
 
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::fs::File;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
@@ -15,6 +29,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 use crate::error::{ToolError, io_reason};
 use crate::text::path_escape::push_encoded;
 use crate::text::plural::count;
+use crate::workspace::beneath::{Dir, Kind, Stat};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
@@ -36,16 +51,37 @@ pub struct WalkRules {
 pub struct Base {
     /// Resolved folder: every walked path starts with it.
     pub real: PathBuf,
-    /// The same folder as spelled (absolute, `.`/`..` folded, symlinks kept).
+    /// The same folder as spelled (absolute, `.`/`..` folded, symlinks kept); the resolved
+    /// folder when the spelling goes up with `..` (folding it would name another folder).
     pub literal: PathBuf,
+    /// A handle on the folder, reached without following symlinks (`None`: a single file is
+    /// searched).
+    pub dir: Option<Arc<Dir>>,
 }
 
 impl Base {
-    /// The base of a checked path.
-    pub fn new(checked: &CheckedPath) -> Base {
+    /// The base of a checked path, with a handle on it when it is a folder (`dir`).
+    pub fn new(checked: &CheckedPath, dir: Option<Dir>) -> Base {
+        let up = Path::new(&checked.spelled)
+            .components()
+            .any(|c| c == Component::ParentDir);
         Base {
             real: checked.real.clone(),
-            literal: checked.literal.clone(),
+            literal: if up {
+                checked.real.clone()
+            } else {
+                checked.literal.clone()
+            },
+            dir: dir.map(Arc::new),
+        }
+    }
+
+    /// A [`Reach`] for one walking thread.
+    pub fn reach(&self) -> Reach {
+        Reach {
+            base: self.real.clone(),
+            dir: self.dir.clone(),
+            last: None,
         }
     }
 
@@ -86,25 +122,89 @@ pub fn in_git_repository(dir: &Path) -> bool {
     dir.ancestors().any(|a| a.join(".git").exists())
 }
 
-/// A walk builder for `base` (a resolved folder) following the rules in the module docs.
-pub fn builder(ctx: &Ctx, base: &Path, rules: WalkRules) -> WalkBuilder {
-    let mut b = WalkBuilder::new(base);
+/// Reaches walked entries from the base's handle without following symlinks (module doc,
+/// "Races"), one per walking thread: it keeps the last folder it opened, since entries come
+/// folder by folder.
+#[derive(Debug)]
+pub struct Reach {
+    base: PathBuf,
+    dir: Option<Arc<Dir>>,
+    last: Option<(PathBuf, Dir)>,
+}
+
+impl Reach {
+    fn folder(&mut self, rel_dir: &Path) -> io::Result<&Dir> {
+        let Some(base) = &self.dir else {
+            return Err(io::Error::from(io::ErrorKind::NotFound));
+        };
+        if self.last.as_ref().is_none_or(|(p, _)| p != rel_dir) {
+            self.last = Some((rel_dir.to_path_buf(), base.open_dir(rel_dir)?));
+        }
+        Ok(&self.last.as_ref().expect("just opened").1)
+    }
+
+    fn split<'p>(&self, path: &'p Path) -> io::Result<(&'p Path, &'p std::ffi::OsStr)> {
+        let rel = path
+            .strip_prefix(&self.base)
+            .map_err(|_| io::Error::from(io::ErrorKind::NotFound))?;
+        match (rel.parent(), rel.file_name()) {
+            (Some(dir), Some(name)) => Ok((dir, name)),
+            _ => Err(io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+
+    /// The metadata of the walked entry `path` (under the base), reached through handles; a
+    /// symlink describes itself. `None` when no such entry is inside.
+    pub fn stat(&mut self, path: &Path) -> Option<Stat> {
+        let (dir, name) = self.split(path).ok()?;
+        self.folder(dir).ok()?.stat_at(name).ok()
+    }
+
+    /// Opens the walked file `path` (under the base) for reading through handles, never
+    /// following a symlink.
+    pub fn open(&mut self, path: &Path) -> io::Result<File> {
+        let (dir, name) = self.split(path)?;
+        self.folder(dir)?.open_file(Path::new(name))
+    }
+}
+
+/// Whether the walked folder `path` (under `base`) is, reached from `dir` without following
+/// symlinks, a real folder right now: the walk enters only such folders.
+pub fn still_a_folder(dir: &Dir, base: &Path, path: &Path) -> bool {
+    path.strip_prefix(base)
+        .ok()
+        .and_then(|rel| dir.stat(rel).ok())
+        .is_some_and(|st| st.kind == Kind::Dir)
+}
+
+/// A walk builder for `base` following the rules in the module docs.
+pub fn builder(ctx: &Ctx, base: &Base, rules: WalkRules) -> WalkBuilder {
+    let mut b = WalkBuilder::new(&base.real);
     let respect = !rules.ignored;
     // Inside a repository, gitignore files above its root must not apply (spec 02: "up to the
     // repository root"); `require_git` makes the walker stop at the `.git` folder. Outside one,
     // .gitignore files still apply, as they do for list-dir.
     b.hidden(!rules.hidden)
         .follow_links(false)
-        .require_git(in_git_repository(base))
+        .require_git(in_git_repository(&base.real))
         .git_ignore(respect)
         .git_exclude(respect)
         .git_global(respect)
         .ignore(respect)
         .parents(respect);
     let policy = ctx.policy.clone();
+    let fence = base.dir.clone().map(|d| (d, base.real.clone()));
     b.filter_entry(move |e: &DirEntry| {
         let name = e.file_name();
-        name != ".git" && !policy.is_denied_name(name)
+        if name == ".git" || policy.is_denied_name(name) {
+            return false;
+        }
+        match &fence {
+            Some((dir, base)) if e.depth() > 0 && e.file_type().is_some_and(|t| t.is_dir()) => {
+                still_a_folder(dir, base, e.path())
+            }
+            _ => true,
+        }
     });
     b
 }

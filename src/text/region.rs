@@ -53,7 +53,20 @@ pub fn render_region(
     context: usize,
     style: crate::text::render::LineStyle,
 ) -> String {
-    let total = line_count(text);
+    render_region_at(text, 1, regions, context, style)
+}
+
+/// [`render_region`] of a text that is part of a larger one: `text` starts with line
+/// `first_number` of it and holds every line the preview shows (the lines of `regions`
+/// widened by `context`, up to the larger text's end), so nothing before it is split.
+pub fn render_region_at(
+    text: &str,
+    first_number: usize,
+    regions: &[(usize, usize)],
+    context: usize,
+    style: crate::text::render::LineStyle,
+) -> String {
+    let total = first_number - 1 + line_count(text);
     let mut windows: Vec<(usize, usize)> = Vec::new();
     for &(a, b) in regions {
         let (lo, hi) = (a.saturating_sub(context).max(1), (b + context).min(total));
@@ -64,7 +77,20 @@ pub fn render_region(
     }
     let mut out = String::new();
     let mut shown = 0;
-    let mut lines = text.split('\n').enumerate().map(|(i, l)| (i + 1, l));
+    // Lines before the first window are skipped at memchr speed, not split one by one.
+    let skip = windows
+        .first()
+        .map_or(0, |w| w.0.saturating_sub(first_number));
+    let from = match skip {
+        0 => 0,
+        n => memchr::memchr_iter(b'\n', text.as_bytes())
+            .nth(n - 1)
+            .map_or(text.len(), |p| p + 1),
+    };
+    let mut lines = text[from..]
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| (first_number + skip + i, l));
     for (wi, &(lo, hi)) in windows.iter().enumerate() {
         if wi > 0 {
             out.push_str("...\n");

@@ -1,16 +1,26 @@
 //! One streaming pass over a file for read-file (spec 02, "Cost"): the content tag of the
 //! whole file, its line count and terminator kinds, UTF-8 validation, and the lines of a
-//! window, in bounded memory. A 1 GiB file with `limit 20` costs a 256 KiB buffer plus at most
+//! window, in bounded memory. A 1 GiB file with `limit 20` costs a 64 KiB buffer plus at most
 //! `MAX_LINE_BYTES + 4` bytes per shown line.
+//!
+//! Each chunk is read once and, while it is still in cache, hashed, validated and split. Lines
+//! are only split one by one in the chunks that hold a shown line; every other chunk is counted
+//! in bulk (newlines at `memchr` speed). Tail mode counts the whole file the same way, then
+//! finds where its last lines start by searching backwards from the end, and splits only those.
 
 use std::collections::VecDeque;
-use std::io::{self, Read};
+use std::fs::File;
+use std::io;
 
 use super::editable::{BINARY_SNIFF_BYTES, TextEncoding, sniff_bom};
 use super::render::MAX_LINE_BYTES;
-use super::tag::{RunHash, SplitRun, TagHasher, format_tag};
+use super::tag::{LineHasher, TagHasher};
 
-const CHUNK: usize = 256 * 1024;
+/// Bytes read at a time: small enough to stay in cache while it is hashed, validated and
+/// counted (64 KiB cost less CPU per GiB than 256 KiB or 1 MiB here, as for `cksum`).
+const CHUNK: usize = 64 * 1024;
+/// Bytes read at a time while searching backwards for the start of the tail.
+const BACK_CHUNK: usize = 64 * 1024;
 /// Bytes kept of each shown line: enough to cut at a char boundary at or before 500 bytes.
 const KEEP: usize = MAX_LINE_BYTES + 4;
 
@@ -71,149 +81,196 @@ pub enum ScanStop {
     Io(io::Error),
 }
 
-struct LineState {
-    number: usize,
-    len: u64,
-    keep: Vec<u8>,
-    hash: TagHasher,
+/// Bytes that can be read at any offset: an open file (`pread`, so the file position is never
+/// shared) or, in tests, a slice.
+pub trait Source {
+    /// Reads into `buf` from byte `offset`; 0 at the end. Like `FileExt::read_at`.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
 }
 
-/// Files at least this big are hashed on a second thread while this one reads, validates and
-/// splits lines. FNV-1a's only serial part is the low-byte chain (see `text::tag`): the second
-/// thread runs it and about half of the rest of the hash; this thread finishes the other half of
-/// each chunk when the chunk's buffer comes back, which keeps both threads about equally busy.
-/// Smaller files are not worth a thread.
-pub const PARALLEL_HASH_MIN_BYTES: u64 = 4 * 1024 * 1024;
-/// Chunks in flight between the reading and the hashing thread (bounds memory: at most this
-/// many + 1 buffers of [`CHUNK`] bytes).
-const CHUNKS_IN_FLIGHT: usize = 4;
-
-/// A chunk back from the hashing thread: its low-byte chain is done, and so is the hash of its
-/// parts before `split`.
-struct Hashed {
-    chunk: Vec<u8>,
-    run: SplitRun,
-    first: RunHash,
-    split: usize,
-}
-
-impl Hashed {
-    /// Hashes the remaining parts; returns the state after the chunk, from state `h` (the state
-    /// before it), and the buffer for reuse.
-    fn finish(self, h: u32) -> (u32, Vec<u8>) {
-        let rest = self
-            .run
-            .hash_parts(&self.chunk, self.split..self.run.parts());
-        (self.first.then(rest).apply(h), self.chunk)
+impl Source for File {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(self, buf, offset)
     }
 }
 
-/// Scans `reader` (whose total size is `size` bytes, for messages and for choosing the
-/// strategy) once.
-pub fn scan(reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
-    if size >= PARALLEL_HASH_MIN_BYTES {
-        scan_hashing_beside(reader, size, window)
-    } else {
-        scan_serial(reader, size, window)
+impl Source for [u8] {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.len());
+        let n = buf.len().min(self.len() - start);
+        buf[..n].copy_from_slice(&self[start..start + n]);
+        Ok(n)
     }
 }
 
-fn scan_serial(mut reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
-    let mut buf = vec![0u8; CHUNK];
-    let mut hasher = TagHasher::new();
-    let mut pass = Pass::new(window, size);
+/// Scans `source` (whose size is `size` bytes, for messages) once from the start, plus, in
+/// tail mode, a read of the tail region. Reads up to the end of the file as it is when the
+/// pass gets there.
+pub fn scan(source: &(impl Source + ?Sized), size: u64, window: Window) -> Result<Scan, ScanStop> {
+    // A small file gets a buffer of its size (plus one byte to see the end in one read).
+    let chunk = usize::try_from(size).map_or(CHUNK, |s| s.saturating_add(1).clamp(4096, CHUNK));
+    scan_in_chunks(source, size, window, chunk)
+}
+
+/// [`scan`] reading `chunk` bytes at a time (tests use tiny chunks to reach every chunk edge).
+fn scan_in_chunks(
+    source: &(impl Source + ?Sized),
+    size: u64,
+    window: Window,
+    chunk: usize,
+) -> Result<Scan, ScanStop> {
+    let forward = match window {
+        Window::Range { first, last } => Some((first, last)),
+        Window::Tail(_) => None,
+    };
+    let mut pass = Pass::new(size, Scanner::new(forward, 1));
+    let mut buf = vec![0u8; chunk];
+    let mut at = 0u64;
     loop {
-        let n = read_full(&mut reader, &mut buf).map_err(ScanStop::Io)?;
+        let n = read_full(source, &mut buf, at, u64::MAX).map_err(ScanStop::Io)?;
         if n == 0 {
             break;
         }
-        hasher.update(&buf[..n]);
+        at += n as u64;
         pass.process(&buf[..n])?;
     }
-    pass.finish(hasher.tag())
+    let body_start = pass.body_start();
+    let mut scan = pass.finish()?;
+    if let Window::Tail(n) = window {
+        scan.lines = tail_lines(source, &mut buf, body_start, at, &scan, n)?;
+    }
+    Ok(scan)
 }
 
-/// The same pass with the hash shared with a second thread. Buffers go to the hasher after this
-/// thread has processed them and come back, in order, for this thread to finish their hash and
-/// reuse them, so memory stays at a few chunks.
-fn scan_hashing_beside(mut reader: impl Read, size: u64, window: Window) -> Result<Scan, ScanStop> {
-    std::thread::scope(|scope| {
-        let (to_hash, chunks) = std::sync::mpsc::sync_channel::<Vec<u8>>(CHUNKS_IN_FLIGHT);
-        let (give_back, free) = std::sync::mpsc::channel::<Hashed>();
-        let hasher = scope.spawn(move || {
-            let mut low = TagHasher::new().value() as u8;
-            for chunk in chunks {
-                let run = SplitRun::new(low, &chunk);
-                low = run.end_low_byte();
-                let split = run.parts() / 2;
-                let first = run.hash_parts(&chunk, 0..split);
-                // The reader may have stopped early and dropped its end: nothing to do then.
-                let _ = give_back.send(Hashed {
-                    chunk,
-                    run,
-                    first,
-                    split,
-                });
+/// Reads from `at` until `buf` is full, the end of the file, or `end`; returns the bytes read.
+fn read_full(
+    source: &(impl Source + ?Sized),
+    buf: &mut [u8],
+    at: u64,
+    end: u64,
+) -> io::Result<usize> {
+    let want = buf
+        .len()
+        .min(usize::try_from(end - at).unwrap_or(usize::MAX));
+    let mut filled = 0;
+    while filled < want {
+        match source.read_at(&mut buf[filled..want], at + filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// The last `n` lines of a file whose forward pass found `scan`, whose text starts at byte
+/// `body_start` (after a BOM) and which was read up to byte `end`: where they start is found by
+/// searching backwards from `end` for terminators, then only they are split.
+fn tail_lines(
+    source: &(impl Source + ?Sized),
+    buf: &mut [u8],
+    body_start: u64,
+    end: u64,
+    scan: &Scan,
+    n: usize,
+) -> Result<Vec<ScannedLine>, ScanStop> {
+    let total = scan.total_lines;
+    if n == 0 || total == 0 {
+        return Ok(Vec::new());
+    }
+    let (start, first) = if n >= total {
+        (body_start, 1)
+    } else {
+        // Line j ends with terminator j; the shown lines start right after terminator
+        // total - n, which is this many terminators from the end:
+        let back = n + usize::from(scan.final_newline);
+        let start = nth_terminator_from_end(source, buf, body_start, end, back)
+            .map_err(ScanStop::Io)?
+            .ok_or_else(changed)?;
+        (start, total - n + 1)
+    };
+    let mut scanner = Scanner::new(Some((first, total)), first);
+    let mut at = start;
+    while at < end {
+        let got = read_full(source, buf, at, end).map_err(ScanStop::Io)?;
+        if got == 0 {
+            return Err(changed());
+        }
+        scanner.feed(&buf[..got]);
+        at += got as u64;
+    }
+    let lines = scanner.finish_lines();
+    if lines.last().map(|l| l.number) != Some(total) {
+        return Err(changed());
+    }
+    Ok(lines)
+}
+
+fn changed() -> ScanStop {
+    ScanStop::Io(io::Error::other("the file changed while it was being read"))
+}
+
+/// The offset right after the `k`-th terminator (LF, CRLF or lone CR) counted backwards from
+/// `end`, searching no further back than `floor`; `None` when there are fewer.
+fn nth_terminator_from_end(
+    source: &(impl Source + ?Sized),
+    buf: &mut [u8],
+    floor: u64,
+    end: u64,
+    k: usize,
+) -> io::Result<Option<u64>> {
+    let mut found = 0;
+    let mut hi = end;
+    // The CR of a CRLF whose LF was seen in the block to the right: not a terminator of its own.
+    let mut skip_cr_at: Option<u64> = None;
+    let size = BACK_CHUNK.min(buf.len());
+    let block = &mut buf[..size];
+    while hi > floor {
+        let lo = hi.saturating_sub(block.len() as u64).max(floor);
+        let len = (hi - lo) as usize;
+        if read_full(source, &mut block[..len], lo, hi)? != len {
+            return Ok(None);
+        }
+        let bytes = &block[..len];
+        let mut right = len;
+        while let Some(p) = memchr::memrchr2(b'\n', b'\r', &bytes[..right]) {
+            right = p;
+            let abs = lo + p as u64;
+            if skip_cr_at == Some(abs) {
+                skip_cr_at = None;
+                continue;
             }
-        });
-        let stopped = || ScanStop::Io(io::Error::other("the hashing thread stopped"));
-        let mut h = TagHasher::new().value();
-        let mut pass = Pass::new(window, size);
-        let mut allocated = 0;
-        let outcome = loop {
-            let mut buf = match free.try_recv() {
-                Ok(hashed) => {
-                    let (next, buf) = hashed.finish(h);
-                    h = next;
-                    buf
-                }
-                Err(_) if allocated <= CHUNKS_IN_FLIGHT => {
-                    allocated += 1;
-                    Vec::with_capacity(CHUNK)
-                }
-                Err(_) => match free.recv() {
-                    Ok(hashed) => {
-                        let (next, buf) = hashed.finish(h);
-                        h = next;
-                        buf
+            if bytes[p] == b'\n' && abs > floor {
+                let before = if p > 0 {
+                    bytes[p - 1]
+                } else {
+                    let mut one = [0u8; 1];
+                    if read_full(source, &mut one, abs - 1, abs)? != 1 {
+                        return Ok(None);
                     }
-                    Err(_) => break Err(stopped()),
-                },
-            };
-            buf.resize(CHUNK, 0);
-            let n = match read_full(&mut reader, &mut buf) {
-                Ok(n) => n,
-                Err(e) => break Err(ScanStop::Io(e)),
-            };
-            if n == 0 {
-                break Ok(());
+                    one[0]
+                };
+                if before == b'\r' {
+                    skip_cr_at = Some(abs - 1);
+                }
             }
-            buf.truncate(n);
-            if let Err(stop) = pass.process(&buf) {
-                break Err(stop);
-            }
-            if to_hash.send(buf).is_err() {
-                break Err(stopped());
-            }
-        };
-        drop(to_hash);
-        if outcome.is_ok() {
-            // The chunks still with the hasher come back in order once it has seen them all.
-            for hashed in free.iter() {
-                h = hashed.finish(h).0;
+            found += 1;
+            if found == k {
+                return Ok(Some(abs + 1));
             }
         }
-        hasher
-            .join()
-            .map_err(|_| ScanStop::Io(io::Error::other("the hashing thread panicked")))?;
-        outcome?;
-        pass.finish(format_tag(h))
-    })
+        hi = lo;
+    }
+    Ok(None)
 }
 
-/// Everything but the hash: BOM, binary sniff, UTF-8 validation across chunk edges, lines.
+/// Everything but the tail: hash, BOM, binary sniff, UTF-8 validation across chunk edges, lines.
 struct Pass {
     size: u64,
+    hasher: TagHasher,
     scanner: Scanner,
     /// An incomplete UTF-8 sequence from the previous chunk.
     carry: Vec<u8>,
@@ -223,10 +280,11 @@ struct Pass {
 }
 
 impl Pass {
-    fn new(window: Window, size: u64) -> Pass {
+    fn new(size: u64, scanner: Scanner) -> Pass {
         Pass {
             size,
-            scanner: Scanner::new(window),
+            hasher: TagHasher::new(),
+            scanner,
             carry: Vec::new(),
             first: true,
             sniffed: 0,
@@ -234,9 +292,15 @@ impl Pass {
         }
     }
 
+    /// Where the text starts: after the BOM, if there is one.
+    fn body_start(&self) -> u64 {
+        self.encoding.bom().len() as u64
+    }
+
     /// Takes the next chunk of the file (the BOM, when there is one, is in the first chunk:
     /// chunks are full reads of [`CHUNK`] bytes except the last).
     fn process(&mut self, mut chunk: &[u8]) -> Result<(), ScanStop> {
+        self.hasher.update(chunk);
         if self.first {
             self.first = false;
             match sniff_bom(chunk) {
@@ -260,25 +324,12 @@ impl Pass {
         Ok(())
     }
 
-    fn finish(self, tag: String) -> Result<Scan, ScanStop> {
+    fn finish(self) -> Result<Scan, ScanStop> {
         if !self.carry.is_empty() {
             return Err(ScanStop::NotUtf8);
         }
-        Ok(self.scanner.finish(tag, self.encoding))
+        Ok(self.scanner.finish(self.hasher.tag(), self.encoding))
     }
-}
-
-fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 /// Validates `chunk` as the continuation of a UTF-8 stream whose previous chunk left an
@@ -308,7 +359,8 @@ fn validate_utf8(carry: &mut Vec<u8>, chunk: &[u8]) -> Result<(), ScanStop> {
         carry.clear();
         rest = &rest[need..];
     }
-    match std::str::from_utf8(rest) {
+    // The SIMD validator (runtime dispatch) runs at memory speed on any text, not only ASCII.
+    match simdutf8::compat::from_utf8(rest) {
         Ok(_) => Ok(()),
         Err(e) if e.error_len().is_none() => {
             carry.extend_from_slice(&rest[e.valid_up_to()..]);
@@ -318,23 +370,35 @@ fn validate_utf8(carry: &mut Vec<u8>, chunk: &[u8]) -> Result<(), ScanStop> {
     }
 }
 
+/// The line being read.
+struct LineState {
+    number: usize,
+    len: u64,
+    keep: Vec<u8>,
+    hash: LineHasher,
+}
+
+/// Splits text into lines, keeping those of a window (`first..=last`) and counting the rest.
 struct Scanner {
-    window: Window,
+    window: Option<(usize, usize)>,
     cur: LineState,
+    /// The last chunk ended in a CR that ended a line: an LF first in the next chunk makes it
+    /// a CRLF.
     pending_cr: bool,
     eols: (u64, u64, u64),
     kept: VecDeque<ScannedLine>,
 }
 
 impl Scanner {
-    fn new(window: Window) -> Scanner {
+    /// A scanner whose first line is number `first_number`, keeping the lines of `window`.
+    fn new(window: Option<(usize, usize)>, first_number: usize) -> Scanner {
         Scanner {
             window,
             cur: LineState {
-                number: 1,
+                number: first_number,
                 len: 0,
                 keep: Vec::new(),
-                hash: TagHasher::new(),
+                hash: LineHasher::new(),
             },
             pending_cr: false,
             eols: (0, 0, 0),
@@ -343,60 +407,58 @@ impl Scanner {
     }
 
     fn wanted(&self, n: usize) -> bool {
-        match self.window {
-            Window::Range { first, last } => n >= first && n <= last,
-            Window::Tail(k) => k > 0,
-        }
+        self.window
+            .is_some_and(|(first, last)| n >= first && n <= last)
     }
 
-    fn append(&mut self, bytes: &[u8]) {
-        if bytes.is_empty() {
-            return;
-        }
-        if self.wanted(self.cur.number) {
-            let room = KEEP.saturating_sub(self.cur.keep.len());
-            self.cur
-                .keep
-                .extend_from_slice(&bytes[..bytes.len().min(room)]);
-            self.cur.hash.update(bytes);
-        }
-        self.cur.len += bytes.len() as u64;
-    }
-
-    fn end_line(&mut self) {
-        let n = self.cur.number;
-        if self.wanted(n) {
-            let keep = std::mem::take(&mut self.cur.keep);
-            let text = cut_utf8(&keep, MAX_LINE_BYTES);
-            self.kept.push_back(ScannedLine {
-                number: n,
-                text,
-                len: self.cur.len,
-                hash: self.cur.hash.value(),
-            });
-            if let Window::Tail(k) = self.window {
-                while self.kept.len() > k {
-                    self.kept.pop_front();
-                }
-            }
-        }
-        self.cur.number += 1;
-        self.cur.len = 0;
-        self.cur.keep.clear();
-        self.cur.hash = TagHasher::new();
-    }
-
-    fn feed(&mut self, chunk: &[u8]) {
-        let mut i = 0;
-        if self.pending_cr {
+    fn feed(&mut self, mut chunk: &[u8]) {
+        if self.pending_cr && !chunk.is_empty() {
             self.pending_cr = false;
-            if chunk.first() == Some(&b'\n') {
+            if chunk[0] == b'\n' {
                 self.eols.1 += 1;
-                i = 1;
+                chunk = &chunk[1..];
             } else {
                 self.eols.2 += 1;
             }
         }
+        if chunk.is_empty() {
+            return;
+        }
+        let n = self.cur.number;
+        match self.window {
+            Some((_, last)) if n > last => self.count(chunk, None),
+            Some((first, _)) => {
+                let counts = Counts::of(chunk);
+                // This chunk holds lines n ..= n + terminators: split it only when one of
+                // them is shown.
+                if n + counts.terminators() < first {
+                    self.count(chunk, Some(counts));
+                } else {
+                    self.split(chunk);
+                }
+            }
+            None => self.count(chunk, None),
+        }
+    }
+
+    /// Counts a chunk none of whose lines is kept (the bulk path).
+    fn count(&mut self, chunk: &[u8], counts: Option<Counts>) {
+        let c = counts.unwrap_or_else(|| Counts::of(chunk));
+        self.eols.0 += c.lf - c.crlf;
+        self.eols.1 += c.crlf;
+        self.eols.2 += c.cr - c.crlf - u64::from(c.ends_in_cr);
+        self.pending_cr = c.ends_in_cr;
+        let terminators = c.terminators();
+        self.cur.number += terminators;
+        match memchr::memrchr2(b'\n', b'\r', chunk) {
+            Some(p) if terminators > 0 => self.cur.len = (chunk.len() - p - 1) as u64,
+            _ => self.cur.len += chunk.len() as u64,
+        }
+    }
+
+    /// Splits a chunk line by line (the chunks that hold kept lines).
+    fn split(&mut self, chunk: &[u8]) {
+        let mut i = 0;
         while i < chunk.len() {
             match memchr::memchr2(b'\n', b'\r', &chunk[i..]) {
                 None => {
@@ -425,6 +487,38 @@ impl Scanner {
         }
     }
 
+    fn append(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        if self.wanted(self.cur.number) {
+            let room = KEEP.saturating_sub(self.cur.keep.len());
+            self.cur
+                .keep
+                .extend_from_slice(&bytes[..bytes.len().min(room)]);
+            self.cur.hash.update(bytes);
+        }
+        self.cur.len += bytes.len() as u64;
+    }
+
+    fn end_line(&mut self) {
+        let n = self.cur.number;
+        if self.wanted(n) {
+            let keep = std::mem::take(&mut self.cur.keep);
+            self.kept.push_back(ScannedLine {
+                number: n,
+                text: cut_utf8(&keep, MAX_LINE_BYTES),
+                len: self.cur.len,
+                hash: self.cur.hash.value(),
+            });
+        }
+        self.cur.number += 1;
+        self.cur.len = 0;
+        self.cur.keep.clear();
+        self.cur.hash = LineHasher::new();
+    }
+
+    /// Ends the text: the counts and the kept lines.
     fn finish(mut self, tag: String, encoding: TextEncoding) -> Scan {
         if self.pending_cr {
             self.eols.2 += 1;
@@ -443,6 +537,47 @@ impl Scanner {
             lines: self.kept.into_iter().collect(),
         }
     }
+
+    /// Ends the text: only the kept lines.
+    fn finish_lines(self) -> Vec<ScannedLine> {
+        self.finish(String::new(), TextEncoding::Utf8).lines
+    }
+}
+
+/// The terminator bytes of one chunk (after any CR pending from the chunk before).
+#[derive(Debug, Clone, Copy)]
+struct Counts {
+    lf: u64,
+    cr: u64,
+    crlf: u64,
+    /// The chunk's last byte is a CR: it ends a line, and an LF first in the next chunk
+    /// would make it a CRLF, so it is not classified yet (it is in `cr`).
+    ends_in_cr: bool,
+}
+
+impl Counts {
+    fn of(chunk: &[u8]) -> Counts {
+        let lf = memchr::memchr_iter(b'\n', chunk).count() as u64;
+        if memchr::memchr(b'\r', chunk).is_none() {
+            return Counts {
+                lf,
+                cr: 0,
+                crlf: 0,
+                ends_in_cr: false,
+            };
+        }
+        Counts {
+            lf,
+            cr: memchr::memchr_iter(b'\r', chunk).count() as u64,
+            crlf: memchr::memmem::find_iter(chunk, b"\r\n").count() as u64,
+            ends_in_cr: chunk.last() == Some(&b'\r'),
+        }
+    }
+
+    /// Line breaks in the chunk: every LF, and every CR not followed by an LF.
+    fn terminators(&self) -> usize {
+        (self.lf + self.cr - self.crlf) as usize
+    }
 }
 
 /// The longest prefix of `bytes` of at most `max` bytes that ends on a char boundary, as text.
@@ -457,130 +592,5 @@ fn cut_utf8(bytes: &[u8], max: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(bytes: &[u8], window: Window) -> Scan {
-        scan(bytes, bytes.len() as u64, window)
-            .map_err(|e| format!("{e:?}"))
-            .unwrap()
-    }
-
-    #[test]
-    fn counts_and_window() {
-        let s = run(b"a\r\nb\nc\rd", Window::Range { first: 2, last: 3 });
-        assert_eq!(s.total_lines, 4);
-        assert_eq!(s.eols, (1, 1, 1));
-        assert!(!s.final_newline);
-        let texts: Vec<_> = s
-            .lines
-            .iter()
-            .map(|l| (l.number, l.text.as_str()))
-            .collect();
-        assert_eq!(texts, [(2, "b"), (3, "c")]);
-        assert_eq!(s.tag, crate::text::tag::content_tag(b"a\r\nb\nc\rd"));
-    }
-
-    #[test]
-    fn tail_keeps_last_lines() {
-        let s = run(b"1\n2\n3\n4\n", Window::Tail(2));
-        let n: Vec<_> = s.lines.iter().map(|l| l.number).collect();
-        assert_eq!(n, [3, 4]);
-        assert!(s.final_newline);
-        assert_eq!(s.total_lines, 4);
-    }
-
-    #[test]
-    fn empty_and_blank() {
-        let s = run(b"", Window::Range { first: 1, last: 10 });
-        assert_eq!(s.total_lines, 0);
-        let s = run(b"\n\n", Window::Range { first: 1, last: 10 });
-        assert_eq!(s.total_lines, 2);
-        assert_eq!(s.lines.len(), 2);
-    }
-
-    #[test]
-    fn stops() {
-        assert!(matches!(
-            scan(&b"ab\0"[..], 3, Window::Tail(1)),
-            Err(ScanStop::Binary(3))
-        ));
-        assert!(matches!(
-            scan(&b"\xFF\xFEa\0"[..], 4, Window::Tail(1)),
-            Err(ScanStop::Wide)
-        ));
-        assert!(matches!(
-            scan(&b"caf\xE9\n"[..], 5, Window::Tail(1)),
-            Err(ScanStop::NotUtf8)
-        ));
-    }
-
-    #[test]
-    fn utf8_split_across_chunks_is_valid() {
-        let mut carry = Vec::new();
-        let s = "é€😀".as_bytes();
-        for split in 0..s.len() {
-            carry.clear();
-            validate_utf8(&mut carry, &s[..split]).unwrap();
-            validate_utf8(&mut carry, &s[split..]).unwrap();
-            assert!(carry.is_empty(), "split {split}");
-        }
-        carry.clear();
-        validate_utf8(&mut carry, b"\xE2\x82").unwrap();
-        assert!(validate_utf8(&mut carry, b"A").is_err());
-    }
-
-    #[test]
-    fn crlf_split_across_chunks() {
-        let mut s = Scanner::new(Window::Tail(10));
-        s.feed(b"a\r");
-        s.feed(b"\nb\r");
-        s.feed(b"c");
-        let r = s.finish(String::new(), TextEncoding::Utf8);
-        assert_eq!(r.eols, (0, 1, 1));
-        assert_eq!(r.total_lines, 3);
-    }
-
-    #[test]
-    fn hashing_beside_gives_the_same_scan() {
-        // Several chunks, a CRLF and a multi-byte char split at chunk edges, a BOM.
-        let mut bytes = b"\xEF\xBB\xBF".to_vec();
-        let mut n = 0;
-        while bytes.len() < 3 * CHUNK + 1000 {
-            n += 1;
-            bytes.extend_from_slice(format!("line {n} \u{e9}t\u{e9}\r\n").as_bytes());
-        }
-        let size = bytes.len() as u64;
-        for window in [Window::Range { first: 2, last: 4 }, Window::Tail(3)] {
-            let a = scan_serial(&bytes[..], size, window)
-                .map_err(|e| format!("{e:?}"))
-                .unwrap();
-            let b = scan_hashing_beside(&bytes[..], size, window)
-                .map_err(|e| format!("{e:?}"))
-                .unwrap();
-            assert_eq!(a.tag, crate::text::tag::content_tag(&bytes));
-            assert_eq!(a.tag, b.tag);
-            assert_eq!(a.total_lines, b.total_lines);
-            assert_eq!(a.eols, b.eols);
-            assert_eq!(a.encoding, TextEncoding::Utf8Bom);
-            let la: Vec<_> = a.lines.iter().map(|l| (l.number, l.text.clone())).collect();
-            let lb: Vec<_> = b.lines.iter().map(|l| (l.number, l.text.clone())).collect();
-            assert_eq!(la, lb);
-        }
-        let mut binary = bytes.clone();
-        binary[100] = 0;
-        assert!(matches!(
-            scan_hashing_beside(&binary[..], size, Window::Tail(1)),
-            Err(ScanStop::Binary(_))
-        ));
-    }
-
-    #[test]
-    fn long_line_kept_short_with_full_hash() {
-        let line = "x".repeat(2000);
-        let s = run(format!("{line}\n").as_bytes(), Window::Tail(1));
-        assert_eq!(s.lines[0].len, 2000);
-        assert_eq!(s.lines[0].text.len(), MAX_LINE_BYTES);
-        assert_eq!(s.lines[0].hash, crate::text::tag::fnv1a32(line.as_bytes()));
-    }
-}
+#[path = "scan_tests.rs"]
+mod tests;

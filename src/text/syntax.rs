@@ -200,6 +200,13 @@ pub enum GateOutcome {
     },
 }
 
+/// Whether a checker exists for `path` with content `text` (its extension, its name, or the
+/// `#!` line of `text`): when not, [`gate`] skips the file, and a caller need not keep texts
+/// for it.
+pub fn has_checker(path: &Path, text: &str) -> bool {
+    Lang::detect(path, text).is_some()
+}
+
 /// The "not worse" gate: `old` is the current content (`None` for a file that does not exist
 /// yet) and `new` the content about to be written to `path`. The language is detected once,
 /// from `path` and `new`, and both texts are checked with it.

@@ -109,8 +109,8 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         }
         let txn = Transaction::begin(ctx, paths.iter().map(|p| p.real.as_path()))?;
         let plan = Plan::build(&txn, &patch, paths)?;
-        let (files, entries) = plan.into_changes()?;
         let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
+        let (files, entries) = plan.into_changes(opts)?;
         // The preview needs the planned files, which the commit consumes.
         let preview = opts.dry_run.then(|| dry_run(&files, &entries));
         let changes = files.into_iter().map(|f| f.change).collect();

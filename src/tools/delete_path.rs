@@ -5,22 +5,26 @@
 //! A symlink (or another non-regular file) is removed itself, never followed, and needs no
 //! read. A directory needs `recursive` unless it is empty; before anything is removed the
 //! whole tree is listed without following symlinks, and a protected name anywhere in it, a
-//! mount point, or the workspace root itself refuses the whole deletion.
+//! mount point, or the workspace root itself refuses the whole deletion. The tree is listed
+//! and removed through directory handles ([`crate::workspace::tree`]), so a folder swapped
+//! for a symlink meanwhile stops the deletion instead of leading it outside.
 
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
+use crate::error::{ErrorKind, Output, ToolError, ToolResult, io_refusal};
 use crate::text::editable::EditableText;
-use crate::text::path_escape::{encode_path, spelled_path};
+use crate::text::path_escape::encode_path;
 use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
-use crate::workspace::policy::{Access, CheckedPath, fold, resolve};
+use crate::workspace::fs::{Stop, describe, interrupted_by};
+use crate::workspace::policy::{Access, CheckedPath};
+use crate::workspace::tree::{self, TreeStop};
 use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 
 /// Most entries a dry run of a directory lists.
@@ -68,56 +72,33 @@ see what would go.",
 
     fn run(ctx: &Ctx, args: DeletePathArgs) -> ToolResult {
         let dry_run = args.dry_run.unwrap_or(false);
-        if let Some(link) = non_regular(ctx, &args.path)? {
-            return delete_link(ctx, &args.path, &link, dry_run);
+        // The entry the path names: a final symlink is the link, never its target.
+        let path = ctx.check_entry(&args.path, Access::Write)?;
+        let st = ctx.fs.stat(&path).map_err(|e| {
+            if is_swapped(&e) {
+                ToolError::refused(format!("cannot delete {}: {}", args.path, describe(&e)))
+            } else {
+                io_refusal("delete", &args.path, &e)
+            }
+        })?;
+        match st.kind {
+            Kind::Dir => delete_dir(ctx, &path, args.recursive.unwrap_or(false), dry_run),
+            Kind::File => delete_file(ctx, &path, dry_run),
+            _ => delete_link(ctx, &args.path, &path, dry_run),
         }
-        let path = ctx.check_path(&args.path, Access::Write)?;
-        let meta = std::fs::symlink_metadata(&path.real)
-            .map_err(|e| io_refusal("delete", &args.path, &e))?;
-        if meta.is_dir() {
-            delete_dir(ctx, &path, args.recursive.unwrap_or(false), dry_run)
-        } else {
-            delete_file(ctx, &path, dry_run)
-        }
     }
-}
-
-/// When `spelled` names a symlink or another non-regular, non-directory file (FIFO, socket),
-/// the policy-checked path of that entry itself (its folder resolved, its own name kept).
-fn non_regular(ctx: &Ctx, spelled: &str) -> Result<Option<CheckedPath>, ToolError> {
-    if spelled.is_empty() || spelled.contains('\0') {
-        return ctx.check_path(spelled, Access::Write).map(|_| None);
-    }
-    let literal = fold(&spelled_path(&ctx.cwd, spelled));
-    let Ok(meta) = std::fs::symlink_metadata(&literal) else {
-        return Ok(None);
-    };
-    let ft = meta.file_type();
-    if ft.is_file() || ft.is_dir() {
-        return Ok(None);
-    }
-    let (Some(parent), Some(name)) = (literal.parent(), literal.file_name()) else {
-        return Ok(None);
-    };
-    let real_parent = resolve(parent).map_err(|_| {
-        ToolError::refused(format!(
-            "{spelled} cannot be resolved: too many levels of symbolic links"
-        ))
-    })?;
-    let checked = ctx.policy.check_resolved(
-        spelled,
-        literal.clone(),
-        real_parent.join(name),
-        Access::Write,
-    )?;
-    Ok(Some(checked))
 }
 
 fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> ToolResult {
-    let meta = std::fs::symlink_metadata(&link.real)
-        .map_err(|e| ToolError::refused(format!("cannot delete {spelled}: {}", io_reason(&e))))?;
-    let what = if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(&link.real)
+    let cannot = |e: std::io::Error| {
+        ToolError::refused(format!("cannot delete {spelled}: {}", describe(&e)))
+    };
+    let loc = ctx.fs.parent(link).map_err(cannot)?;
+    let st = loc.dir.stat_at(&loc.name).map_err(cannot)?;
+    let what = if st.kind == Kind::Symlink {
+        let target = loc
+            .dir
+            .read_link(&loc.name)
             .map(|t| encode_path(&t).into_owned())
             .unwrap_or_default();
         format!("symlink to {target}; the target was not touched")
@@ -128,8 +109,8 @@ fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> T
         return Ok(Output::text(format!("Would delete {spelled} ({what})\n")).with("dry_run", true));
     }
     let _txn = Transaction::begin(ctx, [link.real.as_path()])?;
-    std::fs::remove_file(&link.real)
-        .map_err(|e| ToolError::refused(format!("cannot delete {spelled}: {}", io_reason(&e))))?;
+    loc.dir.unlink(&loc.name).map_err(cannot)?;
+    let _ = loc.dir.sync();
     let _ = ctx.with_state(|s| s.forget(&link.real));
     Ok(Output::text(format!("Deleted {spelled} ({what})\n")).with("path", spelled))
 }
@@ -182,12 +163,6 @@ fn delete_file(ctx: &Ctx, path: &CheckedPath, dry_run: bool) -> ToolResult {
     }
 }
 
-/// One entry of a directory tree, children before their folder.
-struct Entry {
-    path: PathBuf,
-    dir: bool,
-}
-
 fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> ToolResult {
     if path.real == ctx.root || path.real == ctx.policy.root() || ctx.root.starts_with(&path.real) {
         return Err(ToolError::refused(format!(
@@ -197,11 +172,27 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     }
     let shown = format!("{}/", path.spelled.trim_end_matches('/'));
     let _txn = Transaction::begin(ctx, [path.real.as_path()])?;
-    let top_dev = std::fs::metadata(&path.real)
-        .map(|m| m.dev())
-        .map_err(|e| ToolError::refused(format!("cannot read {shown}: {}", io_reason(&e))))?;
-    let mut entries = Vec::new();
-    list_tree(ctx, &path.real, top_dev, &shown, &mut entries)?;
+    let cannot =
+        |e: std::io::Error| ToolError::refused(format!("cannot delete {shown}: {}", describe(&e)));
+    // The folder's own entry, and the folder itself as a handle: everything below is reached
+    // through it, never by path.
+    let loc = ctx.fs.parent(path).map_err(cannot)?;
+    let top = ctx.fs.open_dir(path).map_err(cannot)?;
+    let in_shown = |rel: &Path| format!("{shown}{}", encode_path(rel));
+    let entries = tree::list(&top, &|name| ctx.policy.is_protected_name(name)).map_err(|stop| {
+        ToolError::refused(match stop {
+            TreeStop::Refused(rel) => format!(
+                "{shown} contains {}, which agtool never deletes; nothing was deleted",
+                in_shown(&rel)
+            ),
+            TreeStop::Mount(rel) => format!(
+                "{} is a mount point; agtool does not delete across filesystems; nothing was \
+                 deleted",
+                in_shown(&rel)
+            ),
+            TreeStop::Io(rel, e) => format!("cannot list {}: {}", in_shown(&rel), describe(&e)),
+        })
+    })?;
     if !entries.is_empty() && !recursive {
         return Err(ToolError::refused(format!(
             "{shown} is a directory with {}; pass recursive: true to delete it and \
@@ -209,39 +200,40 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
             count(entries.len(), "entry")
         )));
     }
-    let files = entries.iter().filter(|e| !e.dir).count();
+    let files = entries.iter().filter(|e| e.kind != Kind::Dir).count();
     let dirs = entries.len() - files;
     let counts = format!("{}, {}", count(files, "file"), count(dirs, "directory"));
     if dry_run {
         let mut text = format!("Would delete {shown} ({counts})\n");
         for e in entries.iter().rev().take(MAX_LISTED) {
-            let rel = e.path.strip_prefix(&path.real).unwrap_or(&e.path);
-            let slash = if e.dir { "/" } else { "" };
-            text.push_str(&format!("  {shown}{}{slash}\n", encode_path(rel)));
+            let slash = if e.kind == Kind::Dir { "/" } else { "" };
+            text.push_str(&format!("  {}{slash}\n", in_shown(&e.rel)));
         }
         if entries.len() > MAX_LISTED {
             text.push_str(&format!("  ... and {} more\n", entries.len() - MAX_LISTED));
         }
         return Ok(Output::text(text).with("dry_run", true));
     }
-    for (done, e) in entries.iter().enumerate() {
-        let r = if e.dir {
-            std::fs::remove_dir(&e.path)
-        } else {
-            std::fs::remove_file(&e.path)
-        };
-        if let Err(err) = r {
-            let _ = ctx.with_state(|s| s.forget(&path.real));
-            return Err(ToolError::refused(format!(
-                "deleting {} failed: {}; {done} of {} were already deleted",
-                ctx.display(&e.path),
-                io_reason(&err),
-                count(entries.len(), "entry")
-            )));
-        }
+    let stop = Stop::watching();
+    if let Err((done, rel, err)) = tree::remove(&top, &entries, &stop) {
+        let _ = ctx.with_state(|s| s.forget(&path.real));
+        let msg = format!(
+            "deleting {} failed: {}; {done} of {} were already deleted",
+            in_shown(&rel),
+            describe(&err),
+            count(entries.len(), "entry")
+        );
+        return Err(match interrupted_by(&err) {
+            Some(sig) => ToolError {
+                kind: ErrorKind::Interrupted(sig),
+                message: msg,
+                fields: serde_json::Map::new(),
+            },
+            None => ToolError::refused(msg),
+        });
     }
-    std::fs::remove_dir(&path.real)
-        .map_err(|e| ToolError::refused(format!("cannot delete {shown}: {}", io_reason(&e))))?;
+    loc.dir.rmdir(&loc.name).map_err(cannot)?;
+    let _ = loc.dir.sync();
     let note = ctx.with_state(|s| s.forget(&path.real)).err();
     let mut text = format!("Deleted {shown} ({counts})\n");
     if let Some(n) = note {
@@ -253,51 +245,4 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
         .with("path", path.spelled.clone())
         .with("files", files)
         .with("directories", dirs))
-}
-
-/// Lists everything under `dir`, children first, without following symlinks. Refuses a
-/// protected name or another filesystem anywhere inside.
-fn list_tree(
-    ctx: &Ctx,
-    dir: &Path,
-    dev: u64,
-    shown: &str,
-    out: &mut Vec<Entry>,
-) -> Result<(), ToolError> {
-    let read = std::fs::read_dir(dir).map_err(|e| {
-        ToolError::refused(format!(
-            "cannot list {}: {}",
-            ctx.display(dir),
-            io_reason(&e)
-        ))
-    })?;
-    for item in read {
-        let item = item.map_err(|e| ToolError::refused(format!("cannot list {shown}: {e}")))?;
-        let p = item.path();
-        if ctx.policy.is_protected_name(&item.file_name()) {
-            return Err(ToolError::refused(format!(
-                "{shown} contains {}, which agtool never deletes; nothing was deleted",
-                ctx.display(&p)
-            )));
-        }
-        let meta = std::fs::symlink_metadata(&p)
-            .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", ctx.display(&p))))?;
-        if meta.is_dir() {
-            if meta.dev() != dev {
-                return Err(ToolError::refused(format!(
-                    "{} is a mount point; agtool does not delete across filesystems; nothing was \
-                     deleted",
-                    ctx.display(&p)
-                )));
-            }
-            list_tree(ctx, &p, dev, shown, out)?;
-            out.push(Entry { path: p, dir: true });
-        } else {
-            out.push(Entry {
-                path: p,
-                dir: false,
-            });
-        }
-    }
-    Ok(())
 }

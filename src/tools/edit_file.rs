@@ -5,9 +5,12 @@
 //! file, and every line the edit does not touch keeps its own terminator. Counting is exact:
 //! no normalisation ever widens it; the near-miss diagnosis lives in [`crate::text::miss`].
 //!
-//! Cost: a 100 MB file costs its bytes, its decoded text (edited in place) and the encoded
-//! result; the old and new texts are copied only when the syntax gate or a dry run will look
-//! at them ([`texts_needed`]). Finding is one `memmem` pass.
+//! Cost: the common case (a UTF-8 file without CR, one edit of one place, no texts for the
+//! syntax gate or a dry run) holds the file's bytes once: the match is found in them, the new
+//! file is written as those bytes with the range replaced, and its tag is hashed while it is
+//! written ([`splice`]). Otherwise a file costs its bytes, its decoded text (edited in place)
+//! and the encoded result; the old and new texts are copied only when the syntax gate or a dry
+//! run will look at them ([`texts_needed`]). Finding is one `memmem` pass.
 
 use std::ops::Range;
 
@@ -18,16 +21,20 @@ use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
 use crate::text::checked::{self, decode, encode_owned};
+use crate::text::editable::{TextEncoding, looks_binary, sniff_bom};
 use crate::text::miss;
 use crate::text::pieces::Pieces;
 use crate::text::placeholder;
 use crate::text::plural::count;
-use crate::text::region::{changed_lines, render_region};
+use crate::text::region::{changed_lines, render_region, render_region_at};
 use crate::text::render::LineStyle;
+use crate::text::{render, syntax};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{self, Change, Transaction, WriteOptions, texts_needed};
+use crate::workspace::txn::{
+    self, After, Change, Outcome, Transaction, WriteOptions, texts_needed,
+};
 
 /// Lines of context shown around the edited region (spec 03).
 pub const REGION_CONTEXT: usize = 3;
@@ -121,23 +128,28 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
                 args.path
             ))
         })?;
-        // The gate hashes the whole file; decoding runs beside it on the other core. The
-        // gate's answer still comes first, and no matching happens before it.
-        let (fresh, decoded) = std::thread::scope(|s| {
-            let gate = s.spawn(|| txn.require_fresh(&path, &before));
-            let decoded = decode(&args.path, &before);
-            let fresh = gate
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (fresh, decoded)
-        });
-        // A file that is not text is named first: no read could pass the gate for it.
-        let original = decoded?;
-        fresh?;
+        // A file that is not text is named first: no read could pass the gate for it. The
+        // one-copy path's file is text by construction; any other is decoded here.
+        let plain = plain_utf8(&before);
+        let decoded = match plain {
+            Some(_) => None,
+            None => Some(decode(&args.path, &before)?),
+        };
+        // The gate comes before any matching.
+        txn.require_fresh(&path, &before)?;
         if !args.allow_placeholders.unwrap_or(false) {
             check_placeholders(&args.path, &edits)?;
         }
         let opts = WriteOptions::for_call(ctx, args.check_syntax, args.dry_run);
+        if let Some((bom, text)) = plain
+            && let Some(spliced) = splice(&args.path, &path.real, bom, text, &edits, opts)?
+        {
+            return finish(&args.path, txn, path.clone(), before, spliced, opts);
+        }
+        let original = match decoded {
+            Some(text) => text,
+            None => decode(&args.path, &before)?,
+        };
         let old_text =
             texts_needed(opts, original.text().len()).then(|| original.text().to_owned());
         #[cfg(debug_assertions)]
@@ -182,29 +194,210 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         let change = Change {
             path: path.clone(),
             before: Some(before),
-            after: Some(after),
+            after: Some(after.into()),
             old_text,
             new_text,
             mode: None,
         };
-        let written = match txn::single(txn.commit(vec![change], opts)?) {
-            Ok(w) => w,
-            Err(dry) => return Ok(dry),
-        };
-        let tag = written.tag.clone().unwrap_or_default();
-        let mut out = format!(
-            "Edited {} [#{tag}] ({}, lines {first}-{last})\n{preview}",
-            args.path,
-            count(replacements, "replacement")
-        );
-        txn::push_notes(&mut out, &written);
-        Ok(Output::text(out)
-            .with("path", args.path.clone())
-            .with("tag", tag)
-            .with("replacements", replacements)
-            .with("first_line", first)
-            .with("last_line", last))
+        report(
+            &args.path,
+            txn.commit(vec![change], opts)?,
+            replacements,
+            (first, last),
+            &preview,
+        )
     }
+}
+
+/// The result text of a commit (or the dry run's diff).
+fn report(
+    spelled: &str,
+    outcome: Outcome,
+    replacements: usize,
+    (first, last): (usize, usize),
+    preview: &str,
+) -> ToolResult {
+    let written = match txn::single(outcome) {
+        Ok(w) => w,
+        Err(dry) => return Ok(dry),
+    };
+    let tag = written.tag.clone().unwrap_or_default();
+    let mut out = format!(
+        "Edited {spelled} [#{tag}] ({}, lines {first}-{last})\n{preview}",
+        count(replacements, "replacement")
+    );
+    txn::push_notes(&mut out, &written);
+    Ok(Output::text(out)
+        .with("path", spelled.to_owned())
+        .with("tag", tag)
+        .with("replacements", replacements)
+        .with("first_line", first)
+        .with("last_line", last))
+}
+
+/// An edit found by [`splice`]: the byte ranges of the file to replace and what the output
+/// shows.
+struct Spliced {
+    ranges: Vec<Range<usize>>,
+    with: Vec<u8>,
+    lines: (usize, usize),
+    preview: String,
+}
+
+/// The one-copy path of edit-file (spec 03; issue 10): when decoding the file changes nothing
+/// but a BOM (UTF-8 without any CR, so every terminator is LF and new lines take LF too), and
+/// there is one edit replacing one place, and neither a dry run nor the syntax gate will look
+/// at the texts, the edit is made on the file's own bytes: the new file is written as the old
+/// bytes with the matched range replaced (no decoded copy, no assembled result), and its tag
+/// is hashed while it is written. The bytes are exactly what the general path writes.
+/// `Ok(None)`: the general path applies. Errors are the general path's refusals.
+fn splice(
+    spelled: &str,
+    real: &std::path::Path,
+    bom: usize,
+    text: &str,
+    edits: &[EditSpec],
+    opts: WriteOptions,
+) -> Result<Option<Spliced>, ToolError> {
+    let ([e], false) = (edits, opts.dry_run) else {
+        return Ok(None);
+    };
+    let ranges = locate(spelled, text, e).map_err(ToolError::refused)?;
+    let [r] = ranges.as_slice() else {
+        return Ok(None);
+    };
+    let new_len = text.len() - r.len() + e.new.len();
+    if texts_needed(opts, text.len().max(new_len))
+        && syntax::has_checker(real, &first_line_after(text, r.clone(), &e.new))
+    {
+        return Ok(None);
+    }
+    let (lines, preview) = region_after_one(text, r.clone(), &e.new);
+    Ok(Some(Spliced {
+        ranges: std::iter::once(r.start + bom..r.end + bom).collect(),
+        with: e.new.clone().into_bytes(),
+        lines,
+        preview,
+    }))
+}
+
+/// The text of a file whose decoding changes nothing but a BOM (UTF-8, with or without a
+/// BOM, no CR, not binary): the BOM's length and the text, borrowed from the bytes. `None`
+/// for any other file. This is what [`splice`] edits in place.
+fn plain_utf8(bytes: &[u8]) -> Option<(usize, &str)> {
+    let bom = match sniff_bom(bytes) {
+        None => 0,
+        Some(TextEncoding::Utf8Bom) => 3,
+        Some(_) => return None,
+    };
+    let body = &bytes[bom..];
+    if looks_binary(body) || memchr::memchr(b'\r', body).is_some() {
+        return None;
+    }
+    simdutf8::basic::from_utf8(body)
+        .ok()
+        .map(|text| (bom, text))
+}
+
+/// Writes a [`splice`] through the transaction and reports it.
+fn finish(
+    spelled: &str,
+    txn: Transaction<'_>,
+    path: crate::workspace::policy::CheckedPath,
+    before: Vec<u8>,
+    s: Spliced,
+    opts: WriteOptions,
+) -> ToolResult {
+    let change = Change {
+        path,
+        before: Some(before),
+        after: Some(After::Splice {
+            ranges: s.ranges,
+            with: s.with,
+        }),
+        old_text: None,
+        new_text: None,
+        mode: None,
+    };
+    report(
+        spelled,
+        txn.commit(vec![change], opts)?,
+        1,
+        s.lines,
+        &s.preview,
+    )
+}
+
+/// The first line of `text` with `r` replaced by `new` (for the `#!` line the syntax gate
+/// looks at), at most 4 KiB of it.
+fn first_line_after(text: &str, r: Range<usize>, new: &str) -> String {
+    const MAX: usize = 4096;
+    let mut head = String::new();
+    for part in [&text[..r.start], new, &text[r.end..]] {
+        let end = memchr::memchr(b'\n', part.as_bytes()).unwrap_or(part.len());
+        let end = render::cut_at_boundary(&part[..end], MAX - head.len().min(MAX)).len();
+        head.push_str(&part[..end]);
+        if end < part.len() || head.len() >= MAX {
+            break;
+        }
+    }
+    head
+}
+
+/// The 1-based first and last changed line, and the region preview, of `text` (`\n` line
+/// breaks) with the one range `r` replaced by `new`: what [`changed_lines`] and
+/// [`render_region`] give on the whole new text, computed from the lines around the edit.
+fn region_after_one(text: &str, r: Range<usize>, new: &str) -> ((usize, usize), String) {
+    let nl = |s: &str| memchr::memchr_iter(b'\n', s.as_bytes()).count();
+    let (head, tail) = (&text[..r.start], &text[r.end..]);
+    // The new text is head + new + tail.
+    let breaks = nl(head) + nl(new) + nl(tail);
+    let last_byte = [tail, new, head]
+        .iter()
+        .find_map(|p| p.as_bytes().last().copied());
+    let total = match last_byte {
+        None => 0,
+        Some(b) => breaks + usize::from(b != b'\n'),
+    };
+    let clamp = |n: usize| n.min(total.max(1));
+    // The line the edit starts on (it may be past the end when the edit removed the last
+    // line break: the reported numbers are clamped, the search below is not).
+    let at = 1 + nl(head);
+    let (first, last) = (
+        clamp(at),
+        // Breaks inside the new text, not counting one it ends with (bytes: the last char
+        // may be wider than one).
+        clamp(
+            at + memchr::memchr_iter(b'\n', &new.as_bytes()[..new.len().saturating_sub(1)]).count(),
+        ),
+    );
+    let lo = first.saturating_sub(REGION_CONTEXT).max(1);
+    let hi = (last + REGION_CONTEXT).min(total);
+    // From the start of line `lo` (found backwards from the edit) ...
+    let back = at - lo + 1;
+    let start = memchr::memrchr_iter(b'\n', head.as_bytes())
+        .nth(back - 1)
+        .map_or(0, |p| p + 1);
+    let mut window = String::from(&head[start..]);
+    window.push_str(new);
+    // ... to the end of line `hi`.
+    let want = (hi + 1).saturating_sub(lo);
+    let have = nl(&window);
+    let end = match want.checked_sub(have) {
+        Some(k) if k > 0 => memchr::memchr_iter(b'\n', tail.as_bytes())
+            .nth(k - 1)
+            .map_or(tail.len(), |p| p + 1),
+        _ => 0,
+    };
+    window.push_str(&tail[..end]);
+    let preview = render_region_at(
+        &window,
+        lo,
+        &[(first, last)],
+        REGION_CONTEXT,
+        LineStyle::Numbered,
+    );
+    ((first, last), preview)
 }
 
 /// The placeholder guard (spec 03, [`crate::text::placeholder`]) on each edit: `new` must not
@@ -425,5 +618,64 @@ mod tests {
         })
         .unwrap();
         assert_eq!(ok[0].new, "a\nb");
+    }
+
+    /// What the general path shows for one replacement: the whole new text, split and
+    /// counted from its start.
+    fn region_of_whole_text(text: &str, r: Range<usize>, new: &str) -> ((usize, usize), String) {
+        let whole = format!("{}{new}{}", &text[..r.start], &text[r.end..]);
+        let mut pieces = Pieces::new(text.len());
+        pieces.replace(std::slice::from_ref(&r), &[new.len()]);
+        let regions = changed_lines(&whole, &pieces.changed());
+        let preview = render_region(&whole, &regions, REGION_CONTEXT, LineStyle::Numbered);
+        ((regions[0].0, regions[0].1), preview)
+    }
+
+    #[test]
+    fn region_from_the_lines_around_the_edit_equals_the_whole_text() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..4000 {
+            let text: String = (0..below(40))
+                .map(|_| ["a", "bc", "\n", "\n", "\u{e9}"][below(5)])
+                .collect();
+            let new: String = (0..below(6))
+                .map(|_| ["x", "\n", "\u{1F600}"][below(3)])
+                .collect();
+            let bounds: Vec<usize> = (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .collect();
+            let a = bounds[below(bounds.len())];
+            let b = bounds[below(bounds.len())];
+            let r = a.min(b)..a.max(b);
+            assert_eq!(
+                region_after_one(&text, r.clone(), &new),
+                region_of_whole_text(&text, r.clone(), &new),
+                "{text:?} {r:?} {new:?}"
+            );
+        }
+        // A change of more lines than a preview shows.
+        let text = "l\n".repeat(300);
+        let new = "n\n".repeat(200);
+        assert_eq!(
+            region_after_one(&text, 10..20, &new),
+            region_of_whole_text(&text, 10..20, &new)
+        );
+    }
+
+    #[test]
+    fn first_line_after_an_edit() {
+        assert_eq!(
+            first_line_after("#!/usr/bin/en\nx\n", 11..13, "env python"),
+            "#!/usr/bin/env python"
+        );
+        assert_eq!(first_line_after("a\nb\n", 2..3, "c"), "a");
+        assert_eq!(first_line_after("ab", 1..2, "x\ny"), "ax");
+        assert_eq!(first_line_after(&"z".repeat(9000), 0..1, "y").len(), 4096);
     }
 }

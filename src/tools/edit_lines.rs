@@ -393,7 +393,7 @@ fn apply(
         Change {
             path: f.path.clone(),
             before: Some(l.before),
-            after: Some(after),
+            after: Some(after.into()),
             old_text,
             new_text,
             mode: None,

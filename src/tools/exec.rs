@@ -86,9 +86,15 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
                 ExecError::BadTimeout(timeout_ms).to_string(),
             ));
         }
+        // The workdir is opened as a handle and the command starts in that very folder.
+        let (workdir, workdir_handle) = match ctx.open_workdir(args.workdir.as_deref())? {
+            Some((path, dir)) => (Some(path), Some(std::sync::Arc::new(dir.into_fd()))),
+            None => (None, None),
+        };
         let req = ExecRequest {
             argv: args.command,
-            workdir: ctx.check_workdir(args.workdir.as_deref())?,
+            workdir,
+            workdir_handle,
             timeout_ms,
             max_output_bytes: args.max_output_bytes.map_or(DEFAULT_MAX_OUTPUT_BYTES, |b| {
                 b.min(MAX_OUTPUT_BYTES_LIMIT) as usize

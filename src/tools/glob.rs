@@ -1,7 +1,7 @@
 //! `glob`: find files by name pattern, newest first (spec 02, "glob").
 
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use clap::Args;
@@ -9,11 +9,13 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult, io_refusal};
+use crate::error::{Output, ToolError, ToolResult};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::path_escape::encode_path;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Default number of paths shown.
@@ -74,22 +76,25 @@ folder, one a line, most recently modified first. Hidden files and files ignored
         let matcher = walk::compile_glob(&normalized, "pattern")?;
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        match std::fs::metadata(&checked.real) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
+        // The base folder as a handle: the walk is fenced by it and every match is reached
+        // through it (no symlink swapped in after the check is followed).
+        let dir = match ctx.fs.open_dir(&checked) {
+            Ok(d) => d,
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
                 return Err(ToolError::refused(format!(
                     "{spelled} is not a folder; give the folder to search under as path"
                 )));
             }
-            Err(e) => return Err(io_refusal("search", spelled, &e)),
-        }
-        let base = Base::new(&checked);
+            Err(e) => return Err(refusal("search", spelled, &e)),
+        };
+        let base = Base::new(&checked, Some(dir));
         let rules = WalkRules {
             hidden: args.hidden.unwrap_or(false),
             ignored: args.ignored.unwrap_or(false),
         };
-        let builder = walk::builder(ctx, &base.real, rules);
-        let states = walk::run_parallel(&builder, Found::default, |found, entry| {
+        let builder = walk::builder(ctx, &base, rules);
+        let make = || (Found::default(), base.reach());
+        let states = walk::run_parallel(&builder, make, |(found, reach), entry| {
             match entry {
                 Ok(e) => {
                     let is_dir = e.file_type().is_some_and(|t| t.is_dir());
@@ -98,13 +103,13 @@ folder, one a line, most recently modified first. Hidden files and files ignored
                     }
                     let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
                     if matcher.is_match(rel) {
-                        // Only matching files are stat'ed: the sort needs their times.
-                        let mtime = e
-                            .metadata()
-                            .ok()
-                            .and_then(|m| m.modified().ok())
-                            .unwrap_or(SystemTime::UNIX_EPOCH);
-                        found.files.push((mtime, e.into_path()));
+                        // Only matching files are stat'ed (the sort needs their times), through
+                        // the base's handle: an entry that is not inside is not reported.
+                        if let Some(st) = reach.stat(e.path())
+                            && st.kind != Kind::Dir
+                        {
+                            found.files.push((st.mtime, e.into_path()));
+                        }
                     }
                 }
                 Err(err) => found.problems.push_walk_error(ctx, &err),
@@ -113,7 +118,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
         });
         let mut files = Vec::new();
         let mut problems = Problems::default();
-        for s in states {
+        for (s, _) in states {
             files.extend(s.files);
             problems.merge(s.problems);
         }
@@ -145,13 +150,12 @@ struct Found {
 fn named_exactly(ctx: &Ctx, base: &Base, normalized: &str) -> Option<(SystemTime, PathBuf)> {
     let rel = normalized.strip_prefix("**/").unwrap_or(normalized);
     let path = base.real.join(rel);
-    let meta = std::fs::symlink_metadata(&path).ok()?;
-    if meta.is_dir() {
+    ctx.check_path(&encode_path(&path), Access::Read).ok()?;
+    let st = base.dir.as_ref()?.stat(Path::new(rel)).ok()?;
+    if st.kind == Kind::Dir {
         return None;
     }
-    ctx.check_path(&encode_path(&path), Access::Read).ok()?;
-    let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-    Some((mtime, path))
+    Some((st.mtime, path))
 }
 
 fn render(

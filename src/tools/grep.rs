@@ -1,7 +1,6 @@
 //! `grep`: search file contents with a regular expression, in-process on ripgrep's own crates
 //! (grep-searcher, grep-regex, ignore) with a parallel walk (spec 02, "grep").
 
-use std::path::Path;
 use std::time::SystemTime;
 
 use clap::Args;
@@ -11,13 +10,16 @@ use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
+use crate::workspace::special::{self, OpenError};
 
 /// Default number of files (files/count output) or matching lines (content output) shown.
 pub const DEFAULT_LIMIT: u64 = 100;
@@ -144,13 +146,18 @@ A `Files whose names match:` section lists files whose names contain the pattern
         };
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        let meta =
-            std::fs::metadata(&checked.real).map_err(|e| io_refusal("search", spelled, &e))?;
-        if !meta.is_dir() && !meta.is_file() {
+        // Reached through the file layer: a folder gets a handle the walk is fenced by, a file
+        // is opened as is; no symlink swapped in after the check is followed.
+        let st = ctx
+            .fs
+            .stat(&checked)
+            .map_err(|e| refusal("search", spelled, &e))?;
+        let is_dir = st.kind == Kind::Dir;
+        if !is_dir && st.kind != Kind::File {
             // Opening a FIFO would wait for a writer until the timeout; never open one.
             return Err(ToolError::refused(format!(
                 "{spelled} is not a regular file ({}); grep searches files and folders only",
-                crate::workspace::fs::kind_name(&meta.file_type())
+                st.kind.name()
             )));
         }
         let report = match mode {
@@ -165,7 +172,15 @@ A `Files whose names match:` section lists files whose names contain the pattern
             .multi_line(args.multiline.unwrap_or(false))
             .before_context(context as usize)
             .after_context(context as usize);
-        let base = Base::new(&checked);
+        let base = if is_dir {
+            let dir = ctx
+                .fs
+                .open_dir(&checked)
+                .map_err(|e| refusal("search", spelled, &e))?;
+            Base::new(&checked, Some(dir))
+        } else {
+            Base::new(&checked, None)
+        };
         let mut found = Found {
             top: TopFiles::new(report, limit),
             names: NameMatches::default(),
@@ -173,16 +188,21 @@ A `Files whose names match:` section lists files whose names contain the pattern
             notes: Vec::new(),
             special_files: 0,
         };
-        if meta.is_dir() {
+        if is_dir {
             let names = (args.names != Some(false))
                 .then(|| NameQuery::new(&args.pattern, names_insensitive(&args)));
             let rules = WalkRules {
                 hidden: args.hidden.unwrap_or(false),
                 ignored: args.ignored.unwrap_or(false),
             };
-            let builder = walk::builder(ctx, &base.real, rules);
-            let make = || Worker::new(sb.build(), matcher.clone(), report, limit);
-            let workers = walk::run_parallel(&builder, make, |w, entry| {
+            let builder = walk::builder(ctx, &base, rules);
+            let make = || {
+                (
+                    Worker::new(sb.build(), matcher.clone(), report, limit),
+                    base.reach(),
+                )
+            };
+            let workers = walk::run_parallel(&builder, make, |(w, reach), entry| {
                 match entry {
                     Ok(e) if e.file_type().is_some_and(|t| t.is_file() || is_special(&t)) => {
                         let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
@@ -194,10 +214,23 @@ A `Files whose names match:` section lists files whose names contain the pattern
                             w.special_files += 1;
                             return WalkState::Continue;
                         }
+                        // Opened through the base's handle (without blocking): an entry listed
+                        // from a folder swapped for a symlink is not found, or is the inside
+                        // file.
+                        let opened = match special::regular(reach.open(e.path())) {
+                            Err(OpenError::Io(err))
+                                if err.kind() == std::io::ErrorKind::NotFound
+                                    || is_swapped(&err) =>
+                            {
+                                return WalkState::Continue;
+                            }
+                            Err(OpenError::Directory) => return WalkState::Continue,
+                            other => other,
+                        };
                         if let Some(rank) = names.as_ref().and_then(|q| q.rank(e.file_name())) {
                             w.names.push(rank, e.path().to_path_buf());
                         }
-                        if let Err(err) = w.search(e.path(), || mtime_of(e.path())) {
+                        if let Err(err) = w.search(e.path(), opened, mtime_of) {
                             w.problems.push(format!(
                                 "{}: {}",
                                 base.display(ctx, e.path()),
@@ -210,7 +243,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 }
                 WalkState::Continue
             });
-            for w in workers {
+            for (w, _) in workers {
                 found.special_files += w.special_files;
                 found.top.merge(w.top);
                 found.names.merge(w.names);
@@ -219,7 +252,8 @@ A `Files whose names match:` section lists files whose names contain the pattern
         } else {
             // A file named exactly is searched even if ignore rules or `include` would skip it.
             let mut w = Worker::new(sb.build(), matcher.clone(), report, limit);
-            match w.search(&checked.real, || mtime_of(&checked.real)) {
+            let opened = special::regular(ctx.fs.open_read(&checked));
+            match w.search(&checked.real, opened, mtime_of) {
                 Ok(Outcome::Binary) => found
                     .notes
                     .push(format!("({spelled} is a binary file; it was not searched)")),
@@ -230,12 +264,19 @@ A `Files whose names match:` section lists files whose names contain the pattern
                     )));
                 }
                 Ok(_) => {}
-                Err(e) => return Err(io_refusal("search", spelled, &e)),
+                Err(e) => return Err(refusal("search", spelled, &e)),
             }
             found.top = w.top;
         }
         Ok(render(ctx, &base, report, limit, context, found))
     }
+}
+
+/// A searched file's modification time (the epoch when it cannot be read).
+fn mtime_of(file: &std::fs::File) -> SystemTime {
+    file.metadata()
+        .and_then(|m| m.modified())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
 /// Everything a search found, merged over the workers.
@@ -336,12 +377,6 @@ fn names_insensitive(args: &GrepArgs) -> bool {
         Case::Insensitive => true,
         Case::Smart => !args.pattern.chars().any(char::is_uppercase),
     }
-}
-
-fn mtime_of(path: &Path) -> SystemTime {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
 fn render(

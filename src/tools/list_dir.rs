@@ -4,10 +4,12 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{ToolError, ToolResult, io_refusal};
+use crate::error::{ToolError, ToolResult};
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::tools::{Group, Tool, ToolMeta};
+use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Arguments of list-dir.
@@ -65,14 +67,14 @@ argument takes that spelling back.",
     fn run(ctx: &Ctx, args: ListDirArgs) -> ToolResult {
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        match std::fs::metadata(&checked.real) {
-            Ok(m) if m.is_dir() => {}
+        match ctx.fs.stat(&checked) {
+            Ok(st) if st.kind == Kind::Dir => {}
             Ok(_) => {
                 return Err(ToolError::refused(format!(
                     "{spelled} is not a folder; use read_file to read a file"
                 )));
             }
-            Err(e) => return Err(io_refusal("list", spelled, &e)),
+            Err(e) => return Err(refusal("list", spelled, &e)),
         }
         listing(
             ctx,

@@ -1,13 +1,14 @@
 //! `read-file`: show a file's lines with a content tag, in slice, tail, anchors or
 //! indentation mode (spec 02, "read-file"). Reading registers the tag (spec 01, freshness).
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::error::{Output, ToolError, ToolResult, io_reason, io_refusal};
+use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
@@ -16,8 +17,8 @@ use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
+use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
-use crate::workspace::special::{OpenError, open_regular, read_regular};
 
 /// Default number of lines shown.
 pub const DEFAULT_LIMIT: u64 = 2000;
@@ -121,8 +122,15 @@ A directory path returns its listing.",
             ));
         }
         let checked = ctx.check_path(&args.path, Access::Read)?;
-        let meta =
-            std::fs::metadata(&checked.real).map_err(|e| io_refusal("read", &args.path, &e))?;
+        // Opened through the file layer, without blocking: no symlink swapped in after the
+        // check is followed, and a FIFO is never waited on.
+        let file = ctx
+            .fs
+            .open_read(&checked)
+            .map_err(|e| refusal("read", &args.path, &e))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| refusal("read", &args.path, &e))?;
         if meta.is_dir() {
             return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false);
         }
@@ -134,7 +142,7 @@ A directory path returns its listing.",
                 crate::workspace::fs::kind_name(&meta.file_type())
             )));
         }
-        let view = load(&checked.real, &args, meta.len())?;
+        let view = load(&file, &args, meta.len())?;
         let style = if args.anchors.unwrap_or(false) {
             LineStyle::Anchored
         } else {
@@ -237,7 +245,7 @@ fn header(spelled: &str, view: &View) -> String {
 
 /// Reads the file: one streaming pass for UTF-8 slice/tail reads, a whole-file decode for
 /// indentation mode and for other encodings.
-fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> {
+fn load(file: &File, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> {
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT) as usize;
     let offset = args.offset.unwrap_or(1) as usize;
     let window = match args.tail {
@@ -247,22 +255,16 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
             last: offset.saturating_add(limit - 1),
         },
     };
-    // Opened without blocking: a FIFO swapped in after the caller's check is refused, not
-    // waited on.
-    let refusal = |e: OpenError| match e {
-        OpenError::Io(e) => io_refusal("read", &args.path, &e),
-        OpenError::Directory => ToolError::refused(format!(
-            "{} became a folder while it was read; read it again",
-            args.path
-        )),
-        OpenError::Special(kind) => ToolError::refused(format!(
-            "{} is not a regular file ({kind}); read_file reads files and folders only",
-            args.path
-        )),
+    // Each pass reads the one opened file from its start.
+    let open = || {
+        file.try_clone()
+            .and_then(|mut f| f.seek(SeekFrom::Start(0)).map(|_| f))
+            .map_err(|e| {
+                ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
+            })
     };
-    let open = || open_regular(path).map_err(refusal);
     if args.mode.unwrap_or_default() == Mode::Slice {
-        match scan::scan(open()?, size, window) {
+        match scan::scan(&open()?, size, window) {
             Ok(s) => return Ok(view_from_scan(s)),
             Err(ScanStop::Binary(len)) => {
                 return Err(ToolError::refused(
@@ -279,7 +281,10 @@ fn load(path: &Path, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
             Err(ScanStop::Wide | ScanStop::NotUtf8) => {}
         }
     }
-    let bytes = read_regular(path).map_err(refusal)?;
+    let mut bytes = Vec::with_capacity(size as usize);
+    open()?
+        .read_to_end(&mut bytes)
+        .map_err(|e| ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e))))?;
     let text =
         EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(&args.path)))?;
     let all: Vec<&str> = text.lines().collect();

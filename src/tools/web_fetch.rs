@@ -96,7 +96,7 @@ Loopback, private, link-local and cloud metadata addresses are refused unless co
         let url = web::parse_url(&args.url)
             .map_err(|e| tool_error(e, timeout_ms))?
             .to_string();
-        let copies = Copies::new(&ctx.state_dir());
+        let copies = Copies::new(&ctx.root);
         let mut notes = Vec::new();
         let mut copy_age = None;
         let doc = match (start > 0).then(|| copies.load(&url, raw)).flatten() {

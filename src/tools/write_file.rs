@@ -124,7 +124,8 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
                         args.path
                     )));
                 }
-                check_guards(&path.real, &args, bytes.len() as u64)?;
+                let mtime = ctx.fs.stat(&path).ok().map(|st| st.mtime);
+                check_guards(mtime, &args, bytes.len() as u64)?;
                 // A file that is not text is named before the freshness gate, which no read
                 // could ever satisfy for it (read_file shows text only).
                 let old = match EditableText::decode(bytes) {
@@ -154,7 +155,7 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let change = Change {
             path: path.clone(),
             before: before.clone(),
-            after: Some(after),
+            after: Some(after.into()),
             old_text: old_text.as_ref().map(|t| t.text().to_owned()),
             new_text: Some(new_text.text().to_owned()),
             mode: None,
@@ -191,7 +192,11 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
 
 /// The `expected_mtime` / `expected_size` guards (seed 004's write-safe): refuse with
 /// `stale` when the file on disk differs.
-fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Result<(), ToolError> {
+fn check_guards(
+    mtime: Option<std::time::SystemTime>,
+    args: &WriteFileArgs,
+    size: u64,
+) -> Result<(), ToolError> {
     if let Some(expected) = args.expected_size
         && expected != size
     {
@@ -204,9 +209,7 @@ fn check_guards(real: &std::path::Path, args: &WriteFileArgs, size: u64) -> Resu
     }
     if let Some(guard) = &args.expected_mtime {
         let expected_ms = guard_ms(guard)?;
-        let actual_ms = std::fs::metadata(real)
-            .and_then(|m| m.modified())
-            .ok()
+        let actual_ms = mtime
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);

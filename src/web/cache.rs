@@ -3,17 +3,18 @@
 //! atomically (a temporary file renamed into place).
 //!
 //! A copy is one file named by a hash of (URL, raw): a first line of JSON (the key, the time
-//! of the fetch and the document's header fields) and then the text, byte for byte.
+//! of the fetch and the document's header fields) and then the text, byte for byte. The
+//! folder is used through the race-free file layer ([`OpenDir`]).
 
 use std::hash::{Hash, Hasher};
-use std::io::{Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
 use super::Document;
+use crate::workspace::dir::{EntryKind, OpenDir};
+use crate::workspace::root;
 
 /// How long a copy is used.
 pub const TTL: Duration = Duration::from_secs(15 * 60);
@@ -34,9 +35,12 @@ struct Header {
     doc: Document,
 }
 
-/// The copies of one workspace.
+/// The copies of one workspace. Every file operation goes through a descriptor of the
+/// `web` folder ([`OpenDir`]): a symlink there, or one swapped in for a copy, is never
+/// followed.
 #[derive(Debug, Clone)]
 pub struct Copies {
+    root: PathBuf,
     dir: PathBuf,
 }
 
@@ -47,30 +51,27 @@ fn now_ms() -> u64 {
 }
 
 impl Copies {
-    /// The copies kept under `state_dir` (the workspace's `.agent-state/`); nothing is
+    /// The copies of the workspace at `root` (canonical), in `.agent-state/web/`; nothing is
     /// created until [`Copies::store`].
-    pub fn new(state_dir: &Path) -> Copies {
+    pub fn new(root: &Path) -> Copies {
         Copies {
-            dir: state_dir.join(DIR_NAME),
+            root: root.to_path_buf(),
+            dir: root.join(root::STATE_DIR).join(DIR_NAME),
         }
     }
 
-    fn path_for(&self, url: &str, raw: bool) -> PathBuf {
+    fn name_for(url: &str, raw: bool) -> String {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (url, raw).hash(&mut h);
-        self.dir.join(format!("{:016x}{SUFFIX}", h.finish()))
+        format!("{:016x}{SUFFIX}", h.finish())
     }
 
     /// The copy of (`url`, `raw`) and its age in seconds, when one younger than [`TTL`]
     /// exists. A missing, stale, foreign or unreadable copy is `None`: the caller fetches.
     pub fn load(&self, url: &str, raw: bool) -> Option<(Document, u64)> {
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(self.path_for(url, raw))
-            .ok()?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).ok()?;
+        root::existing_state_dir(&self.root).ok()??;
+        let dir = OpenDir::open(&self.dir).ok()?;
+        let (mut bytes, _) = dir.read_file(&Self::name_for(url, raw), None).ok()??;
         let nl = memchr::memchr(b'\n', &bytes)?;
         let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
         if header.format != FORMAT || header.url != url || header.raw != raw {
@@ -87,28 +88,23 @@ impl Copies {
     }
 
     /// Keeps `doc` as the copy of (`url`, `doc.raw`), creating `.agent-state/web/` when
-    /// needed, then drops stale copies and the oldest ones over [`MAX_TOTAL_BYTES`]. The
-    /// folder must be a real folder (a symlink there is refused).
+    /// needed (never through a symlink), then drops stale copies and the oldest ones over
+    /// [`MAX_TOTAL_BYTES`].
     pub fn store(&self, url: &str, doc: &Document) -> Result<(), String> {
-        let state = self.dir.parent().unwrap_or(&self.dir);
-        if let Some(root) = state.parent() {
-            crate::workspace::root::ensure_state_dir(root)
-                .map_err(|e| format!("cannot create {}: {e}", state.display()))?;
-        }
-        match std::fs::symlink_metadata(&self.dir) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
-                return Err(format!("{} is not a folder", self.dir.display()));
-            }
+        let state = root::ensure_state_dir(&self.root).map_err(|e| e.to_string())?;
+        let dir = match OpenDir::open(&self.dir) {
+            Ok(dir) => dir,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                match std::fs::create_dir(&self.dir) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                    Err(e) => return Err(format!("cannot create {}: {e}", self.dir.display())),
-                }
+                OpenDir::create(&self.dir, |p| p == state)
+                    .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?
             }
-            Err(e) => return Err(format!("cannot use {}: {e}", self.dir.display())),
-        }
+            Err(e) => {
+                return Err(format!(
+                    "{} cannot be used ({e}); it must be a folder, not a symlink",
+                    self.dir.display()
+                ));
+            }
+        };
         let header = Header {
             format: FORMAT,
             url: url.to_owned(),
@@ -120,57 +116,55 @@ impl Copies {
             },
         };
         let line = serde_json::to_string(&header).map_err(|e| e.to_string())?;
-        let fail =
-            |e: std::io::Error| format!("cannot write a copy in {}: {e}", self.dir.display());
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".tmp-")
-            .tempfile_in(&self.dir)
-            .map_err(fail)?;
-        tmp.write_all(line.as_bytes()).map_err(fail)?;
-        tmp.write_all(b"\n").map_err(fail)?;
-        tmp.write_all(doc.text.as_bytes()).map_err(fail)?;
-        let target = self.path_for(url, doc.raw);
-        tmp.persist(&target).map_err(|e| fail(e.error))?;
-        self.prune(&target);
+        let mut bytes = Vec::with_capacity(line.len() + 1 + doc.text.len());
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        bytes.extend_from_slice(doc.text.as_bytes());
+        let name = Self::name_for(url, doc.raw);
+        dir.write_atomic(&name, &bytes)
+            .map_err(|e| format!("cannot write a copy in {}: {e}", self.dir.display()))?;
+        prune(&dir, &name);
         Ok(())
     }
+}
 
-    /// Drops copies (and temporary files left by a crash) older than [`TTL`], then the
-    /// oldest copies while all of them take more than [`MAX_TOTAL_BYTES`]; `keep` last.
-    fn prune(&self, keep: &Path) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
+/// Drops copies (and temporary files left by a crash) older than [`TTL`], then the oldest
+/// copies while all of them take more than [`MAX_TOTAL_BYTES`]; `keep` last.
+fn prune(dir: &OpenDir, keep: &str) {
+    let Ok(names) = dir.names() else {
+        return;
+    };
+    let now = SystemTime::now();
+    let mut live: Vec<(SystemTime, u64, String)> = Vec::new();
+    for name in names {
+        let Some(name) = name.to_str().map(str::to_owned) else {
+            continue;
         };
-        let now = SystemTime::now();
-        let mut live: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
-        for e in entries.flatten() {
-            let path = e.path();
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if !(name.ends_with(SUFFIX) || name.starts_with(".tmp-")) {
-                continue;
-            }
-            let Ok(meta) = e.metadata() else { continue };
-            if !meta.is_file() {
-                continue;
-            }
-            let modified = meta.modified().unwrap_or(UNIX_EPOCH);
-            let age = now.duration_since(modified).unwrap_or_default();
-            if age > TTL {
-                let _ = std::fs::remove_file(&path);
-            } else if name.ends_with(SUFFIX) {
-                live.push((modified, meta.len(), path));
-            }
+        let temp = name.starts_with('.') && name.contains(".agtool-");
+        if !(name.ends_with(SUFFIX) || temp) {
+            continue;
         }
-        let mut total: u64 = live.iter().map(|(_, len, _)| len).sum();
-        live.sort_by_key(|(m, _, p)| (p == keep, *m));
-        for (_, len, path) in live {
-            if total <= MAX_TOTAL_BYTES {
-                break;
-            }
-            if std::fs::remove_file(&path).is_ok() {
-                total -= len;
-            }
+        let Ok(Some(st)) = dir.stat(&name) else {
+            continue;
+        };
+        if st.kind != EntryKind::File {
+            continue;
+        }
+        let age = now.duration_since(st.modified).unwrap_or_default();
+        if age > TTL {
+            let _ = dir.remove(&name);
+        } else if !temp {
+            live.push((st.modified, st.size, name));
+        }
+    }
+    let mut total: u64 = live.iter().map(|(_, len, _)| len).sum();
+    live.sort_by(|a, b| (a.2 == keep, a.0).cmp(&(b.2 == keep, b.0)));
+    for (_, len, name) in live {
+        if total <= MAX_TOTAL_BYTES {
+            break;
+        }
+        if dir.remove(&name).is_ok() {
+            total -= len;
         }
     }
 }
@@ -196,8 +190,9 @@ mod tests {
     #[test]
     fn store_and_load_exactly() {
         let t = tempfile::tempdir().unwrap();
-        let state = t.path().join(".agent-state");
-        let copies = Copies::new(&state);
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let state = root.join(".agent-state");
+        let copies = Copies::new(&root);
         assert!(copies.load("http://h.test/", false).is_none());
         let text = "line\n\nzweite é 中\r\nend";
         copies.store("http://h.test/", &doc(text, false)).unwrap();
@@ -215,7 +210,7 @@ mod tests {
     #[test]
     fn oldest_copies_go_over_the_total() {
         let t = tempfile::tempdir().unwrap();
-        let copies = Copies::new(&t.path().join(".agent-state"));
+        let copies = Copies::new(&std::fs::canonicalize(t.path()).unwrap());
         let big = "x".repeat(25 << 20);
         for i in 0..3 {
             copies
@@ -231,15 +226,24 @@ mod tests {
     #[test]
     fn a_symlinked_folder_is_refused() {
         let t = tempfile::tempdir().unwrap();
-        let state = t.path().join(".agent-state");
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let state = root.join(".agent-state");
         std::fs::create_dir(&state).unwrap();
-        let elsewhere = t.path().join("elsewhere");
+        let elsewhere = root.join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, state.join(DIR_NAME)).unwrap();
-        let err = Copies::new(&state)
+        let copies = Copies::new(&root);
+        let err = copies
             .store("http://h.test/", &doc("x", false))
             .unwrap_err();
-        assert!(err.contains("not a folder"), "{err}");
+        assert!(err.contains("not a symlink"), "{err}");
         assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+        // A copy planted behind the link is never read.
+        std::fs::write(
+            elsewhere.join(Copies::name_for("http://h.test/", false)),
+            "x",
+        )
+        .unwrap();
+        assert!(copies.load("http://h.test/", false).is_none());
     }
 }

@@ -6,7 +6,10 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::error::ToolError;
 use crate::text::path_escape::encode_path;
+use crate::workspace::beneath::Dir;
 use crate::workspace::config::Config;
+use crate::workspace::fs::{Fs, describe};
+use crate::workspace::journal;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
 use crate::workspace::skill_dirs::SkillDir;
@@ -66,7 +69,11 @@ pub struct Ctx {
     pub notes_dir_origin: &'static str,
     /// The skill folders the host gave (spec 06), in order, absolute.
     pub skill_dirs: Vec<SkillDir>,
+    /// The file layer: handles on the allowed roots, through which every path is reached.
+    pub fs: Fs,
     state: OnceLock<Result<Mutex<StateStore>, String>>,
+    /// Set once this process has looked for interrupted writes to recover.
+    recovered: OnceLock<()>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
     notices: Mutex<Vec<String>>,
@@ -163,7 +170,10 @@ impl Ctx {
             config.protected_names.as_deref().unwrap_or(&[]),
             config.deny_read.as_deref(),
         );
+        let fs = Fs::new(&root, policy.write_bases());
         Ok(Ctx {
+            fs,
+            recovered: OnceLock::new(),
             cwd,
             root,
             agent,
@@ -188,9 +198,64 @@ impl Ctx {
         split_list(s)
     }
 
-    /// Checks a caller-spelled path against the policy.
+    /// Checks a caller-spelled path against the policy. The first check of a process first
+    /// recovers interrupted writes in the workspace ([`Ctx::recover_once`]).
     pub fn check_path(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        self.recover_once();
         Ok(self.policy.check(&self.cwd, spelled, access)?)
+    }
+
+    /// Checks the entry a caller-spelled path names itself (a final symlink is the link; see
+    /// [`PathPolicy::check_entry`]).
+    pub fn check_entry(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        self.recover_once();
+        Ok(self.policy.check_entry(&self.cwd, spelled, access)?)
+    }
+
+    /// Recovers the interrupted writes of dead processes in this workspace, once per process,
+    /// and says what it did once, after the call's result (spec 01, "Races and crashes"). Costs one look at the
+    /// journal folder when there is nothing to do.
+    pub fn recover_once(&self) {
+        self.recovered.get_or_init(|| self.say(&self.recover_now()));
+    }
+
+    /// Recovers the interrupted writes of dead processes now (a write transaction does, after
+    /// taking its path locks) and returns what was done, one line each, for the caller to
+    /// say once.
+    pub fn recover_now(&self) -> Vec<String> {
+        journal::recover(&self.fs, &|p| self.display(p))
+    }
+
+    /// Queues recovery lines to be told once after this call's result ([`Ctx::notice`]),
+    /// `Note: ` first.
+    pub fn say(&self, lines: &[String]) {
+        for line in lines {
+            self.notice(format!("Note: {line}"));
+        }
+    }
+
+    /// Checks a caller-spelled workdir against the read policy and opens it as a handle
+    /// reached without following symlinks (spec 05): the command is started in that very
+    /// folder (`fchdir`), whatever is renamed meanwhile. None stays None.
+    pub fn open_workdir(&self, spelled: Option<&str>) -> Result<Option<(PathBuf, Dir)>, ToolError> {
+        let Some(spelled) = spelled else {
+            return Ok(None);
+        };
+        let checked = self.check_path(spelled, Access::Read)?;
+        let not_dir = || {
+            ToolError::refused(format!(
+                "workdir {spelled} is not a directory; give an existing folder"
+            ))
+        };
+        match self.fs.open_dir(&checked) {
+            Ok(dir) => Ok(Some((checked.real, dir))),
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Err(not_dir()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(not_dir()),
+            Err(e) => Err(ToolError::refused(format!(
+                "cannot use workdir {spelled}: {}",
+                describe(&e)
+            ))),
+        }
     }
 
     /// Config `exec.prefix` (spec 05 "Backend"), empty when unset.

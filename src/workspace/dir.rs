@@ -3,7 +3,7 @@
 //! never follows a symlink in the last component, so no symlink swapped in by another process
 //! can redirect a read, a write or a removal out of the folder.
 //!
-//! Writes are atomic as in [`super::fs::write_atomic`]: a temp file `.<name>.agtool-<pid>-<n>`
+//! Writes are atomic as in [`super::atomic::write_file`]: a temp file `.<name>.agtool-<pid>-<n>`
 //! in the same folder is written, fsynced and renamed over the name, then the folder is
 //! fsynced. A kill at any moment leaves the old or the new file, at worst plus a temp file.
 

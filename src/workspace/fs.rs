@@ -1,102 +1,345 @@
-//! The file layer: the only code that writes files (spec 01, "File layer").
+//! The file layer: the only code that writes files (spec 01, "File layer" and "Races and
+//! crashes").
 //!
-//! Writes are atomic: a temp file `.<name>.agtool-<pid>-<n>` in the target's own folder is
-//! written, fsynced and renamed over the target, then the folder is fsynced. A reader sees the
-//! old or the new file, never a mix; a kill at any moment leaves at worst a stray temp file.
-//! Permission bits of an existing target are kept; new files get `0666` less the umask.
+//! [`Fs`] holds one directory handle per allowed root, opened once per process, and reaches
+//! every policy-checked path ([`CheckedPath`]) from the handle of the root that holds it,
+//! through [`crate::workspace::beneath::Dir`]: no symlink the policy did not resolve is ever
+//! followed, and no path is opened by its full name again. A folder swapped for a symlink
+//! between the policy check and the use makes the call fail ([`describe`] says so); it never
+//! acts outside.
+//!
+//! One file is written atomically by [`crate::workspace::atomic::write_file`], several by
+//! [`crate::workspace::journal::commit`]; both build on the pieces here: [`fill`] (write a
+//! temp file in chunks, stopping for a termination signal caught by [`Stop`]) and
+//! [`existing_mode`] (the bits an existing target keeps).
+//!
+//! Permission bits of an existing target are kept; new files get `0666` less the umask (or
+//! the mode asked for). A write replaces the target's directory entry and never writes into
+//! the old inode, so a hard link inside the workspace to an outside file's inode is replaced
+//! by the new file; the outside file keeps its content.
+//!
+//! How a new tool uses the layer: check the path with the policy (`ctx.check_path`), then
+//! `ctx.fs.open_read(&p)`, `ctx.fs.stat(&p)`, `ctx.fs.parent(&p)` (the folder handle and the
+//! name, for `rename`/`unlink`/`link`/`mkdir` on [`Dir`]), `ctx.fs.open_dir(&p)` (for listing
+//! with [`Dir::entries`] or a tree with [`crate::workspace::tree`]); write one file with
+//! [`crate::workspace::atomic::write_file`], several with
+//! [`crate::workspace::journal::commit`] (all or nothing across a crash).
 
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
-static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
+use crate::interrupt::{InterruptWatch, signal_name};
+use crate::workspace::beneath::{Dir, Kind, Stat, is_swapped};
+use crate::workspace::policy::CheckedPath;
+use crate::workspace::root;
 
-/// Writes `bytes` to `target` atomically. `target` must already be the resolved path (the
-/// policy's `real`), so a symlink is written through rather than replaced. Missing parent
-/// folders are created. Errors are the filesystem's, with the path in the message.
-pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomic_with_mode(target, bytes, None)
+/// Bytes written between two checks for a termination signal.
+const CHUNK: usize = 4 << 20;
+
+/// The file layer of one workspace: handles on its allowed roots, opened once.
+#[derive(Debug)]
+pub struct Fs {
+    workspace_root: PathBuf,
+    write_bases: Vec<PathBuf>,
+    handles: Mutex<HashMap<PathBuf, Arc<Dir>>>,
 }
 
-/// [`write_atomic`], giving a file that does not exist yet the permission bits `new_mode`
-/// (e.g. a moved file keeps its source's). An existing target always keeps its own bits.
-pub fn write_atomic_with_mode(
-    target: &Path,
-    bytes: &[u8],
-    new_mode: Option<u32>,
-) -> io::Result<()> {
-    let dir = target
-        .parent()
-        .ok_or_else(|| io::Error::other(format!("{} has no parent folder", target.display())))?;
-    std::fs::create_dir_all(dir)?;
-    let existing_mode = match std::fs::metadata(target) {
-        Ok(m) if m.is_dir() => {
-            return Err(io::Error::other(format!(
-                "{} is a directory",
-                target.display()
-            )));
-        }
-        Ok(m) => Some(m.permissions().mode() & 0o7777),
-        Err(_) => new_mode,
-    };
-    let (temp_path, mut file) = create_temp(dir, target)?;
-    let result = (|| {
-        file.write_all(bytes)?;
-        if let Some(mode) = existing_mode {
-            // Set after creation: the umask must not strip bits the original had.
-            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
-        }
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp_path, target)?;
-        sync_dir(dir)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp_path);
+/// A folder handle and one name in it: where an entry lives.
+#[derive(Debug)]
+pub struct Located {
+    /// The folder (reached without following symlinks).
+    pub dir: Dir,
+    /// The entry's name in it.
+    pub name: OsString,
+    /// The allowed root the folder lies under.
+    pub base: PathBuf,
+    /// The folder relative to `base` (empty: `base` itself).
+    pub dir_rel: PathBuf,
+}
+
+impl Located {
+    /// The entry's absolute path (for messages and the journal).
+    pub fn path(&self) -> PathBuf {
+        self.base.join(&self.dir_rel).join(&self.name)
     }
-    result
 }
 
-fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    loop {
-        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = dir.join(format!(".{name}.agtool-{}-{n}", std::process::id()));
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o666)
-            .open(&temp)
-        {
-            Ok(f) => return Ok((temp, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+/// The error a write returns when a termination signal stopped it: its inner error, found with
+/// [`interrupted_by`].
+#[derive(Debug)]
+pub struct Interrupted(pub i32);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted by {}", signal_name(self.0))
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// The signal that stopped a write, when `e` is such a stop.
+pub fn interrupted_by(e: &io::Error) -> Option<i32> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Interrupted>())
+        .map(|i| i.0)
+}
+
+/// Where a write may stop for a termination signal: SIGTERM, SIGINT, SIGHUP (and SIGQUIT) are
+/// caught while a [`Stop`] made by [`Stop::watching`] lives (the mechanism of
+/// [`crate::interrupt`]); [`Stop::check`] then fails, and the write cleans up.
+#[derive(Debug, Default)]
+pub struct Stop {
+    watch: Option<InterruptWatch>,
+}
+
+impl Stop {
+    /// Catches termination signals until dropped.
+    pub fn watching() -> Stop {
+        Stop {
+            watch: InterruptWatch::start(),
+        }
+    }
+
+    /// Never stops (tests, and writes that must run to their end).
+    pub fn never() -> Stop {
+        Stop { watch: None }
+    }
+
+    /// The signal caught so far, if any.
+    pub fn received(&self) -> Option<i32> {
+        self.watch.as_ref().and_then(InterruptWatch::received)
+    }
+
+    /// Fails with [`Interrupted`] when a signal was caught.
+    pub fn check(&self) -> io::Result<()> {
+        match self.received() {
+            Some(sig) => Err(io::Error::other(Interrupted(sig))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A model-facing reason for an error of the layer: a symlink swapped in is named as such.
+pub fn describe(e: &io::Error) -> String {
+    if is_swapped(e) {
+        "a folder on the way was replaced by a symlink while agtool was working (another process \
+         is changing it); nothing was done through it"
+            .to_owned()
+    } else if let Some(sig) = interrupted_by(e) {
+        Interrupted(sig).to_string()
+    } else {
+        crate::error::io_reason(e)
+    }
+}
+
+/// The refusal for an error of the layer while doing `verb` to `spelled`: a symlink swapped
+/// in or a signal says so ([`describe`]), anything else reads as
+/// [`crate::error::io_refusal`] (`<path> does not exist`, `cannot <verb> <path>: <reason>`).
+pub fn refusal(verb: &str, spelled: &str, e: &io::Error) -> crate::error::ToolError {
+    if is_swapped(e) || interrupted_by(e).is_some() {
+        crate::error::ToolError::refused(format!("cannot {verb} {spelled}: {}", describe(e)))
+    } else {
+        crate::error::io_refusal(verb, spelled, e)
+    }
+}
+
+impl Fs {
+    /// The layer of a workspace whose root is `workspace_root` and whose writable roots are
+    /// `write_bases` (all resolved). Nothing is opened yet.
+    pub fn new(workspace_root: &Path, write_bases: Vec<PathBuf>) -> Fs {
+        Fs {
+            workspace_root: workspace_root.to_path_buf(),
+            write_bases,
+            handles: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The handle on the allowed root `base` (a [`CheckedPath::base`]), opened on first use.
+    pub fn root(&self, base: &Path) -> io::Result<Arc<Dir>> {
+        let mut handles = self.handles.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(h) = handles.get(base) {
+            return Ok(h.clone());
+        }
+        let h = Arc::new(Dir::open_root(base)?);
+        handles.insert(base.to_path_buf(), h.clone());
+        Ok(h)
+    }
+
+    /// The workspace root (resolved).
+    pub fn workspace_root(&self) -> &Path {
+        &self.workspace_root
+    }
+
+    /// Whether `base` is a root writes may go to (the workspace root or a `write_roots` entry).
+    pub fn is_write_base(&self, base: &Path) -> bool {
+        self.write_bases.iter().any(|b| b == base)
+    }
+
+    /// Opens `p` (its resolved path) for reading; see [`Dir::open_file`].
+    pub fn open_read(&self, p: &CheckedPath) -> io::Result<File> {
+        self.root(&p.base)?.open_file(rel(&p.real, &p.base))
+    }
+
+    /// The metadata of `p`'s resolved path.
+    pub fn stat(&self, p: &CheckedPath) -> io::Result<Stat> {
+        self.root(&p.base)?.stat(rel(&p.real, &p.base))
+    }
+
+    /// The metadata of the entry `p` names itself (a final symlink describes itself). Errors
+    /// with `PermissionDenied` when that entry lies outside every allowed root.
+    pub fn stat_entry(&self, p: &CheckedPath) -> io::Result<Stat> {
+        let base = entry_base(p)?;
+        self.root(base)?.stat(rel(&p.entry, base))
+    }
+
+    /// Opens the folder `p` resolves to.
+    pub fn open_dir(&self, p: &CheckedPath) -> io::Result<Dir> {
+        self.root(&p.base)?.open_dir(rel(&p.real, &p.base))
+    }
+
+    /// The existing folder holding `p`'s resolved path, and its name there.
+    pub fn parent(&self, p: &CheckedPath) -> io::Result<Located> {
+        self.locate(&p.base, &p.real, false).map(|(l, _)| l)
+    }
+
+    /// The folder holding the entry `p` names itself (a final symlink: the link's folder).
+    pub fn entry_parent(&self, p: &CheckedPath) -> io::Result<Located> {
+        let base = entry_base(p)?.to_path_buf();
+        self.locate(&base, &p.entry, false).map(|(l, _)| l)
+    }
+
+    /// As [`Fs::parent`], creating missing folders; also returns the folders created
+    /// (absolute, outermost first).
+    pub fn make_parent(&self, p: &CheckedPath) -> io::Result<(Located, Vec<PathBuf>)> {
+        self.locate(&p.base, &p.real, true)
+    }
+
+    fn locate(
+        &self,
+        base: &Path,
+        path: &Path,
+        create: bool,
+    ) -> io::Result<(Located, Vec<PathBuf>)> {
+        let r = rel(path, base);
+        let (Some(name), Some(dir_rel)) = (r.file_name(), r.parent()) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is a root folder, not an entry in one", path.display()),
+            ));
+        };
+        let root = self.root(base)?;
+        let (dir, created) = if create {
+            let (d, made) = root.create_dirs(dir_rel)?;
+            (d, made.into_iter().map(|m| base.join(m)).collect())
+        } else {
+            (root.open_dir(dir_rel)?, Vec::new())
+        };
+        Ok((
+            Located {
+                dir,
+                name: name.to_os_string(),
+                base: base.to_path_buf(),
+                dir_rel: dir_rel.to_path_buf(),
+            },
+            created,
+        ))
+    }
+
+    /// Removes folders a failed write created (absolute paths, outermost first), innermost
+    /// first, each only if it is empty again.
+    pub fn remove_created(&self, base: &Path, created: &[PathBuf]) {
+        let Ok(root) = self.root(base) else {
+            return;
+        };
+        for dir in created.iter().rev() {
+            let r = rel(dir, base);
+            if let (Some(parent), Some(name)) = (r.parent(), r.file_name())
+                && let Ok(d) = root.open_dir(parent)
+            {
+                let _ = d.rmdir(name);
+            }
+        }
+    }
+
+    /// The journal folder `.agent-state/journal`, reached without following symlinks.
+    /// `create`: make it (and `.agent-state`) when missing; otherwise `None` when missing.
+    pub fn journal_dir(&self, create: bool) -> io::Result<Option<Dir>> {
+        let root = self.root(&self.workspace_root)?;
+        let state = match root.open_dir(Path::new(root::STATE_DIR)) {
+            Ok(d) => d,
+            Err(e) if e.kind() == io::ErrorKind::NotFound && create => {
+                root::ensure_state_dir(&self.workspace_root)?;
+                root.open_dir(Path::new(root::STATE_DIR))?
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
+        };
+        match state.open_dir(Path::new("journal")) {
+            Ok(d) => Ok(Some(d)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && create => {
+                match state.mkdir(OsStr::new("journal"), 0o755) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(e),
+                }
+                state.open_dir(Path::new("journal")).map(Some)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
         }
     }
 }
 
-/// The folders of `dir` and its ancestors that do not exist, outermost first: what creating
-/// a file in `dir` would create.
-pub fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
-    let mut missing: Vec<PathBuf> = dir
-        .ancestors()
-        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
-        .map(Path::to_path_buf)
-        .collect();
-    missing.reverse();
-    missing
+fn entry_base(p: &CheckedPath) -> io::Result<&Path> {
+    p.entry_base.as_deref().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} lies outside the workspace", p.entry.display()),
+        )
+    })
 }
 
-/// A file's permission bits (`None` when it cannot be read).
-pub fn mode_of(path: &Path) -> Option<u32> {
-    std::fs::metadata(path)
-        .ok()
-        .map(|m| m.permissions().mode() & 0o7777)
+/// `path` relative to `base` (the policy guarantees `base` holds it).
+fn rel<'a>(path: &'a Path, base: &Path) -> &'a Path {
+    path.strip_prefix(base).unwrap_or(Path::new(""))
+}
+
+/// The mode an atomic write gives the entry `name` of `dir`: an existing file's own bits,
+/// else `new_mode`. Errors for a folder, and for a symlink (the policy resolved the path to a
+/// file; a symlink there now was swapped in).
+pub fn existing_mode(dir: &Dir, name: &OsStr, new_mode: Option<u32>) -> io::Result<Option<u32>> {
+    match dir.stat_at(name) {
+        Ok(st) if st.kind == Kind::Dir => Err(io::Error::other(format!(
+            "{} is a directory",
+            dir.path().join(name).display()
+        ))),
+        Ok(st) if st.kind == Kind::Symlink => Err(io::Error::from_raw_os_error(libc::ELOOP)),
+        Ok(st) => Ok(Some(st.mode)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(new_mode),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes the concatenation of `parts` into `file` (a new temp file), in chunks, stopping for
+/// a signal; sets `mode` when given and fsyncs. A file spliced from pieces of another buffer
+/// (`txn::After::Splice`) is written without being assembled first. Errors leave the file for
+/// the caller to remove.
+pub fn fill(file: &mut File, parts: &[&[u8]], mode: Option<u32>, stop: &Stop) -> io::Result<()> {
+    for chunk in parts.iter().flat_map(|p| p.chunks(CHUNK)) {
+        stop.check()?;
+        file.write_all(chunk)?;
+    }
+    if let Some(mode) = mode {
+        // Set after creation: the umask must not strip bits the original had.
+        file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    file.sync_all()?;
+    stop.check()
 }
 
 /// A short name for a file type, for messages: `fifo`, `socket`, `device`, ...
@@ -115,11 +358,6 @@ pub fn kind_name(ft: &std::fs::FileType) -> &'static str {
     } else {
         "file"
     }
-}
-
-/// fsyncs a folder so a rename in it is durable.
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
 }
 
 /// An exclusive advisory lock on a path's lock file in `.agent-state/locks/`, held until
@@ -147,80 +385,5 @@ impl PathLock {
             .open(dir.join(name))?;
         file.lock()?;
         Ok(PathLock { _file: file })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::fs::symlink;
-
-    #[test]
-    fn keeps_mode_and_leaves_no_temp() {
-        let t = tempfile::tempdir().unwrap();
-        let f = t.path().join("run.sh");
-        std::fs::write(&f, "old").unwrap();
-        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o755)).unwrap();
-        write_atomic(&f, b"new").unwrap();
-        assert_eq!(std::fs::read(&f).unwrap(), b"new");
-        let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o755);
-        let names: Vec<_> = std::fs::read_dir(t.path()).unwrap().collect();
-        assert_eq!(names.len(), 1);
-    }
-
-    #[test]
-    fn creates_parents_and_refuses_directories() {
-        let t = tempfile::tempdir().unwrap();
-        let f = t.path().join("a/b/c.txt");
-        write_atomic(&f, b"x").unwrap();
-        assert_eq!(std::fs::read(&f).unwrap(), b"x");
-        assert!(write_atomic(&t.path().join("a"), b"x").is_err());
-    }
-
-    #[test]
-    fn new_mode_applies_only_to_a_new_file() {
-        let t = tempfile::tempdir().unwrap();
-        let f = t.path().join("new.sh");
-        write_atomic_with_mode(&f, b"x", Some(0o750)).unwrap();
-        assert_eq!(
-            std::fs::metadata(&f).unwrap().permissions().mode() & 0o777,
-            0o750
-        );
-        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
-        write_atomic_with_mode(&f, b"y", Some(0o755)).unwrap();
-        assert_eq!(
-            std::fs::metadata(&f).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
-    }
-
-    #[test]
-    fn missing_dirs_lists_outermost_first() {
-        let t = tempfile::tempdir().unwrap();
-        let deep = t.path().join("a/b/c");
-        assert_eq!(
-            missing_dirs(&deep),
-            vec![t.path().join("a"), t.path().join("a/b"), deep.clone()]
-        );
-        std::fs::create_dir_all(&deep).unwrap();
-        assert!(missing_dirs(&deep).is_empty());
-    }
-
-    #[test]
-    fn resolved_target_keeps_link() {
-        let t = tempfile::tempdir().unwrap();
-        let real = t.path().join("real.txt");
-        std::fs::write(&real, "old").unwrap();
-        symlink("real.txt", t.path().join("link.txt")).unwrap();
-        let resolved = std::fs::canonicalize(t.path().join("link.txt")).unwrap();
-        write_atomic(&resolved, b"new").unwrap();
-        assert!(
-            std::fs::symlink_metadata(t.path().join("link.txt"))
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        assert_eq!(std::fs::read(&real).unwrap(), b"new");
     }
 }

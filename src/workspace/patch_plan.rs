@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::error::ToolError;
-use crate::patch::{Hunk, Patch, compute_edits};
-use crate::text::checked::{decode, encode, not_editable};
+use crate::patch::{Applied, Chunk, Hunk, Patch, compute_edits};
+use crate::text::checked::{encode_owned, not_editable};
 use crate::text::editable::EditableText;
+use crate::text::syntax;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::mode_of;
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::txn::{Change, Transaction};
+use crate::workspace::txn::{Change, Transaction, WriteOptions, texts_needed};
 
 /// What a file's line in the summary says (spec 04 "Output").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,8 +78,9 @@ enum Now {
 struct Origin {
     /// The first source as spelled in the patch (diff label and summary).
     spelled: String,
-    /// Its decoded text before the patch (`None` when the patch created it).
-    text: Option<String>,
+    /// Its bytes on disk before the patch, when the moved content was read from there
+    /// (`None` when the patch created it): the old side of the diff and the syntax gate.
+    before: Option<Vec<u8>>,
     /// Its permission bits, which the destination keeps (`None` when the patch created it).
     mode: Option<u32>,
 }
@@ -92,8 +93,8 @@ struct Slot {
     /// The permission bits on disk before the patch (`None`: no file).
     mode: Option<u32>,
     now: Now,
-    /// The decoded disk text, once an Update read it (syntax gate and diff).
-    disk_text: Option<String>,
+    /// Whether an Update decoded the disk content (the running text started from it).
+    from_disk: bool,
     /// Set when this path received its content from a Move.
     moved_from: Option<Origin>,
     /// Set when this path's content was moved to another path.
@@ -212,10 +213,10 @@ impl Plan {
             path.real.clone(),
             Slot {
                 path: path.clone(),
-                mode: before.as_ref().and_then(|_| mode_of(&path.real)),
+                mode: before.as_ref().and_then(|_| txn.mode_of(path)),
                 before,
                 now,
-                disk_text: None,
+                from_disk: false,
                 moved_from: None,
                 moved_away: false,
                 notes: Vec::new(),
@@ -269,17 +270,7 @@ impl Plan {
                 ..
             } => {
                 let slot = self.slot(real);
-                let text = slot.text_for_update(path)?;
-                let lines: Vec<&str> = text.lines().collect();
-                let applied = compute_edits(path, &lines, chunks)
-                    .map_err(|e| ToolError::refused(e.to_string()))?;
-                drop(lines);
-                text.replace_line_ranges(
-                    applied
-                        .edits
-                        .iter()
-                        .map(|e| (e.start, e.end, e.lines.as_slice())),
-                );
+                let applied = slot.update(path, chunks)?;
                 slot.notes
                     .extend(applied.notes.iter().map(|note| format!("{path}: {note}")));
                 match (move_to, dest) {
@@ -312,7 +303,7 @@ impl Plan {
         source.moved_away = true;
         let origin = source.moved_from.clone().unwrap_or_else(|| Origin {
             spelled: from.to_owned(),
-            text: source.disk_text.clone(),
+            before: source.before.clone().filter(|_| source.from_disk),
             mode: source.mode,
         });
         let target = self.slot(dest);
@@ -323,56 +314,70 @@ impl Plan {
     }
 
     /// The changes to write (first-touch order, files that end as they began left out) and
-    /// the summary entries (spec 04 "Output": grouping is the caller's).
-    pub fn into_changes(self) -> Result<(Vec<PlannedFile>, Vec<Entry>), ToolError> {
+    /// the summary entries (spec 04 "Output": grouping is the caller's). The decoded old and
+    /// new texts are only kept when the syntax gate or a dry run will look at them: for other
+    /// files they would be two more copies of each file.
+    pub fn into_changes(
+        self,
+        opts: WriteOptions,
+    ) -> Result<(Vec<PlannedFile>, Vec<Entry>), ToolError> {
         let mut slots = self.slots;
         let mut files = Vec::new();
         let mut entries = Vec::new();
         for real in &self.order {
-            let slot = slots.remove(real).expect("ordered paths have slots");
+            let mut slot = slots.remove(real).expect("ordered paths have slots");
             let spelled = slot.path.spelled.clone();
             let existed = slot.before.is_some();
-            let (after, new_text) = match &slot.now {
+            let origin = slot.moved_from.take().filter(|_| !existed);
+            // The bytes the diff's old side and the syntax gate's "before" come from.
+            let old_bytes = match &origin {
+                Some(o) => o.before.as_deref(),
+                None => slot.before.as_deref(),
+            };
+            let old_len = old_bytes.map_or(0, <[u8]>::len);
+            let (after, new_text) = match std::mem::replace(&mut slot.now, Now::Gone) {
                 Now::Disk => continue,
                 Now::Gone if !existed => continue,
                 Now::Gone => (None, None),
-                Now::Text(text) => (Some(encode(&spelled, text)?), Some(text.text().to_owned())),
+                Now::Text(text) => {
+                    let wanted = texts_needed(opts, old_len.max(text.text().len()))
+                        && (opts.dry_run || syntax::has_checker(&slot.path.real, text.text()));
+                    let new_text = wanted.then(|| text.text().to_owned());
+                    (Some(encode_owned(&spelled, text)?), new_text)
+                }
             };
-            let origin = slot.moved_from.as_ref().filter(|_| !existed);
-            let action = match (existed, after.is_some(), origin) {
+            let action = match (existed, after.is_some(), &origin) {
                 (true, true, _) => Action::Modified,
                 (true, false, _) => Action::Deleted,
                 // A move destination shows as M unless the patch created the source.
-                (false, _, Some(o)) if o.text.is_some() => Action::Modified,
+                (false, _, Some(o)) if o.before.is_some() => Action::Modified,
                 (false, _, _) => Action::Added,
             };
-            // The text before, for the syntax gate and the diff. A file no Update decoded
-            // (deleted, or deleted and added again) is decoded here; a binary one has none.
-            let old_text = match origin {
-                Some(o) => o.text.clone(),
-                None => slot.disk_text.clone().or_else(|| {
-                    let bytes = slot.before.as_deref()?;
-                    EditableText::decode(bytes)
-                        .ok()
-                        .map(|t| t.text().to_owned())
-                }),
-            };
+            // The text before, for the syntax gate and the diff, decoded again from the bytes
+            // (a binary file has none).
+            let wanted = new_text.is_some() || (opts.dry_run && after.is_none());
+            let old_text = old_bytes
+                .filter(|_| wanted)
+                .and_then(|bytes| EditableText::decode(bytes).ok())
+                .map(|t| t.text().to_owned());
             let listed = !(action == Action::Deleted && slot.moved_away);
             if listed {
                 entries.push(Entry {
                     action,
                     spelled: spelled.clone(),
-                    moved_from: origin.map(|o| o.spelled.clone()),
+                    moved_from: origin.as_ref().map(|o| o.spelled.clone()),
                     notes: slot.notes,
                     file: files.len(),
                 });
             }
             files.push(PlannedFile {
-                old_label: origin.map_or_else(|| spelled.clone(), |o| o.spelled.clone()),
+                old_label: origin
+                    .as_ref()
+                    .map_or_else(|| spelled.clone(), |o| o.spelled.clone()),
                 change: Change {
                     path: slot.path,
                     before: slot.before,
-                    after,
+                    after: after.map(Into::into),
                     old_text,
                     new_text,
                     mode: origin.and_then(|o| o.mode),
@@ -384,21 +389,65 @@ impl Plan {
 }
 
 impl Slot {
-    /// The running text of a file an Update applies to, decoding the disk content on first
-    /// use. Errors for a missing, binary or undecodable file.
-    fn text_for_update(&mut self, spelled: &str) -> Result<&mut EditableText, ToolError> {
-        if let (Now::Disk, Some(bytes)) = (&self.now, &self.before) {
-            let text = decode(spelled, bytes)?;
-            self.disk_text = Some(text.text().to_owned());
-            self.now = Now::Text(text);
+    /// Applies an Update's chunks to the running text, decoding the disk content on first
+    /// use. Errors for a missing, binary or undecodable file and for chunks that do not match.
+    ///
+    /// The first decode of a UTF-8 file without CR takes the disk bytes as the text without a
+    /// copy ([`EditableText::decode_owned`]); the patched text is built beside it, and the
+    /// untouched original goes back to `before` right after.
+    fn update(&mut self, spelled: &str, chunks: &[Chunk]) -> Result<Applied, ToolError> {
+        let mut adopted = false;
+        if matches!(self.now, Now::Disk)
+            && let Some(bytes) = self.before.take()
+        {
+            match EditableText::decode_owned(bytes) {
+                Ok((text, back)) => {
+                    adopted = back.is_none();
+                    self.before = back;
+                    self.now = Now::Text(text);
+                    self.from_disk = true;
+                }
+                Err((e, bytes)) => {
+                    self.before = Some(bytes);
+                    return Err(ToolError::refused(not_editable(spelled, &e)));
+                }
+            }
         }
         let reason = self.missing_reason();
-        match &mut self.now {
-            Now::Text(text) => Ok(text),
-            _ => Err(ToolError::refused(format!(
+        let Now::Text(text) = &mut self.now else {
+            return Err(ToolError::refused(format!(
                 "cannot update {spelled}: {reason}; use *** Add File to create it (nothing was \
                  changed)"
-            ))),
+            )));
+        };
+        // The lines are split once, for matching and for building the new text.
+        let lines: Vec<&str> = text.lines().collect();
+        let applied = compute_edits(spelled, &lines, chunks).map(|applied| {
+            let patched = text.with_line_ranges_replaced(
+                &lines,
+                applied
+                    .edits
+                    .iter()
+                    .map(|e| (e.start, e.end, e.lines.as_slice())),
+            );
+            (applied, patched)
+        });
+        drop(lines);
+        match applied {
+            Ok((applied, patched)) => {
+                let original = std::mem::replace(text, patched);
+                if adopted {
+                    self.before = Some(original.into_bytes());
+                }
+                Ok(applied)
+            }
+            Err(e) => {
+                if adopted && let Now::Text(original) = std::mem::replace(&mut self.now, Now::Disk)
+                {
+                    self.before = Some(original.into_bytes());
+                }
+                Err(ToolError::refused(e.to_string()))
+            }
         }
     }
 

@@ -5,6 +5,16 @@
 //! symlink resolved (for a path that does not exist yet: its nearest existing ancestor resolved,
 //! plus the remaining components). Both must lie inside an allowed root, compared by whole
 //! components, so `/srv/app` never contains `/srv/app-evil`.
+//!
+//! Resolution follows the kernel: components are taken left to right, a symlink is replaced by
+//! its target before anything after it, and `..` leaves what the path has reached so far, so
+//! `link/../x` is `x` beside the link's *target* (issue 12, item 8), not beside the link.
+//!
+//! The policy only decides which path may be touched. The file layer
+//! ([`crate::workspace::beneath`], [`crate::workspace::fs`]) then reaches the resolved path from
+//! a handle on the allowed root that holds it ([`CheckedPath::base`]) without following any
+//! symlink, so a folder swapped for a symlink after this check makes the call fail instead of
+//! leading outside.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -38,6 +48,16 @@ pub struct CheckedPath {
     /// Absolute with every symlink resolved (nearest existing ancestor for new paths). This is
     /// the path the file layer touches and the freshness table keys on.
     pub real: PathBuf,
+    /// The allowed root (resolved) that holds `real` for the access checked: the file layer
+    /// reaches `real` from a handle on it.
+    pub base: PathBuf,
+    /// The entry the spelled path itself names: its folder resolved, its last name kept, so a
+    /// symlink at the end is the link, not its target (what `lstat` sees). Equal to `real`
+    /// unless the path ends in a symlink.
+    pub entry: PathBuf,
+    /// The allowed root holding `entry` for the access checked (`None`: the entry itself lies
+    /// outside, though what it points to does not).
+    pub entry_base: Option<PathBuf>,
 }
 
 /// Why a path was refused. `Display` is the model-facing sentence without `Error: `.
@@ -200,16 +220,96 @@ impl PathPolicy {
         if spelled.contains('\0') || named.as_os_str().as_encoded_bytes().contains(&0) {
             return Err(PolicyError::Nul(spelled.to_owned()));
         }
-        let literal = fold(&named);
-        let real = resolve(&literal).map_err(|SymlinkLoop| PolicyError::Loop {
+        let absolute = named;
+        let literal = fold(&absolute);
+        let looped = |SymlinkLoop| PolicyError::Loop {
             path: spelled.to_owned(),
-        })?;
+        };
+        // As the kernel: symlinks first, `..` after them (never folded beforehand).
+        let real = resolve(&absolute).map_err(looped)?;
         if spelled.ends_with('/') && real.exists() && !real.is_dir() {
             return Err(PolicyError::NotADirectory {
                 path: spelled.to_owned(),
             });
         }
-        self.check_resolved(spelled, literal, real, access)
+        // The entry itself: a trailing slash follows a final symlink, as lstat does.
+        let entry = match (absolute.parent(), absolute.file_name()) {
+            (Some(parent), Some(name)) if !spelled.ends_with('/') => {
+                resolve(parent).map_err(looped)?.join(name)
+            }
+            _ => real.clone(),
+        };
+        let mut checked = self.check_resolved(spelled, literal, real, access)?;
+        if entry != checked.real {
+            checked.entry_base = self.base_of(&entry, access).map(Path::to_path_buf);
+            checked.entry = entry;
+        }
+        Ok(checked)
+    }
+
+    /// As [`PathPolicy::check`], but for the entry the path names itself: a final symlink is
+    /// not followed, so `real` is the link (what `lstat`, `unlink` or `rename` act on), and
+    /// the link's own location must pass. A trailing slash is ignored for the entry (it still
+    /// refuses a path that is not a folder). Used where a symlink is acted on as itself
+    /// (delete-path, moves).
+    pub fn check_entry(
+        &self,
+        cwd: &Path,
+        spelled: &str,
+        access: Access,
+    ) -> Result<CheckedPath, PolicyError> {
+        if spelled.is_empty() {
+            return Err(PolicyError::Empty);
+        }
+        let absolute = path_escape::spelled_path(cwd, spelled);
+        if spelled.contains('\0') || absolute.as_os_str().as_encoded_bytes().contains(&0) {
+            return Err(PolicyError::Nul(spelled.to_owned()));
+        }
+        let looped = |SymlinkLoop| PolicyError::Loop {
+            path: spelled.to_owned(),
+        };
+        if spelled.ends_with('/') {
+            let real = resolve(&absolute).map_err(looped)?;
+            if real.exists() && !real.is_dir() {
+                return Err(PolicyError::NotADirectory {
+                    path: spelled.to_owned(),
+                });
+            }
+        }
+        let entry = match (absolute.parent(), absolute.file_name()) {
+            (Some(parent), Some(name)) => resolve(parent).map_err(looped)?.join(name),
+            _ => resolve(&absolute).map_err(looped)?,
+        };
+        self.check_resolved(spelled, fold(&absolute), entry, access)
+    }
+
+    /// The allowed root (resolved) holding `real` for `access`, if any.
+    fn base_of(&self, real: &Path, access: Access) -> Option<&Path> {
+        self.roots_for(access)
+            .into_iter()
+            .find(|r| real.starts_with(&r.real))
+            .map(|r| r.real.as_path())
+    }
+
+    fn roots_for(&self, access: Access) -> Vec<&Root> {
+        match access {
+            Access::Read => std::iter::once(&self.root)
+                .chain(&self.read_roots)
+                .chain(&self.write_roots)
+                .collect(),
+            Access::Write => std::iter::once(&self.root)
+                .chain(&self.write_roots)
+                .collect(),
+        }
+    }
+
+    /// The resolved paths of every root writes may go to: the workspace root and
+    /// `write_roots` (recovery acts only inside these).
+    pub fn write_bases(&self) -> Vec<PathBuf> {
+        self.roots_for(Access::Write)
+            .into_iter()
+            .map(|r| r.real.clone())
+            .collect()
     }
 
     /// The policy check for an already folded and resolved pair (used by walks, which resolve
@@ -245,15 +345,7 @@ impl PathPolicy {
         access: Access,
         state_writable: bool,
     ) -> Result<CheckedPath, PolicyError> {
-        let roots: Vec<&Root> = match access {
-            Access::Read => std::iter::once(&self.root)
-                .chain(&self.read_roots)
-                .chain(&self.write_roots)
-                .collect(),
-            Access::Write => std::iter::once(&self.root)
-                .chain(&self.write_roots)
-                .collect(),
-        };
+        let roots = self.roots_for(access);
         let outside = || PolicyError::Outside {
             path: spelled.to_owned(),
             root: self.root.real.display().to_string(),
@@ -267,10 +359,11 @@ impl PathPolicy {
                     .ok()
             })
             .ok_or_else(outside)?;
-        let real_rel = roots
+        let (base, real_rel) = roots
             .iter()
-            .find_map(|r| real.strip_prefix(&r.real).ok())
+            .find_map(|r| Some((&r.real, real.strip_prefix(&r.real).ok()?)))
             .ok_or_else(outside)?;
+        let base = base.clone();
         let names = match access {
             Access::Read => &self.deny_read,
             Access::Write => &self.protected,
@@ -298,7 +391,10 @@ impl PathPolicy {
         Ok(CheckedPath {
             spelled: spelled.to_owned(),
             literal,
+            entry: real.clone(),
+            entry_base: Some(base.clone()),
             real,
+            base,
         })
     }
 
@@ -337,9 +433,11 @@ pub fn fold(path: &Path) -> PathBuf {
     out
 }
 
-/// Resolves every symlink in the absolute, folded `path`, component by component. When a
-/// component does not exist, the rest is appended lexically (nearest existing ancestor rule).
-/// A dangling symlink resolves to where it points. Errors on a loop.
+/// Resolves every symlink in the absolute `path`, component by component, as the kernel does:
+/// a symlink is replaced by its target before the components after it, and a `..` leaves what
+/// has been reached so far (so `link/..` is the parent of the link's target). When a component
+/// does not exist, the rest is appended lexically (nearest existing ancestor rule). A dangling
+/// symlink resolves to where it points. Errors on a loop.
 pub fn resolve(path: &Path) -> Result<PathBuf, SymlinkLoop> {
     let mut pending: VecDeque<OsString> = VecDeque::new();
     push_components(&mut pending, path, false);
@@ -481,6 +579,38 @@ mod tests {
         }
         let e = f.policy.check(&f.root, "loop-a", Access::Read).unwrap_err();
         assert!(matches!(e, PolicyError::Loop { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn dot_dot_after_a_symlink_leaves_its_target() {
+        let f = fixture();
+        std::fs::create_dir_all(f.root.join("src/deep")).unwrap();
+        symlink("src/deep", f.root.join("link")).unwrap();
+        let c = f
+            .policy
+            .check(&f.root, "link/../a.rs", Access::Write)
+            .unwrap();
+        assert_eq!(c.real, f.root.join("src/a.rs"), "the kernel's file");
+        assert_eq!(c.base, f.root);
+        // Out through a symlink, then back up: still outside.
+        symlink(f.base.join("app-evil"), f.root.join("out")).unwrap();
+        let e = f
+            .policy
+            .check(&f.root, "out/../app-evil/secret", Access::Read)
+            .unwrap_err();
+        assert!(matches!(e, PolicyError::Outside { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn the_entry_of_a_final_symlink_is_the_link() {
+        let f = fixture();
+        symlink("src/a.rs", f.root.join("link.rs")).unwrap();
+        symlink(f.base.join("app-evil/secret"), f.root.join("out-link")).unwrap();
+        let c = f.policy.check(&f.root, "link.rs", Access::Write).unwrap();
+        assert_eq!(c.entry, f.root.join("link.rs"));
+        assert_eq!(c.entry_base.as_deref(), Some(f.root.as_path()));
+        let c = f.policy.check(&f.root, "src/a.rs", Access::Write).unwrap();
+        assert_eq!(c.entry, c.real);
     }
 
     #[test]

@@ -59,6 +59,15 @@ pub fn open_regular(path: &Path) -> Result<File, OpenError> {
     Ok(file)
 }
 
+/// Classifies a file the file layer opened without blocking
+/// ([`crate::workspace::beneath::Dir::open_file`]): the file itself when it is regular,
+/// else why it cannot be read as one.
+pub fn regular(opened: io::Result<File>) -> Result<File, OpenError> {
+    let file = opened?;
+    check_kind(&file.metadata()?)?;
+    Ok(file)
+}
+
 /// The whole content of the regular file `path` (see [`open_regular`]).
 pub fn read_regular(path: &Path) -> Result<Vec<u8>, OpenError> {
     use std::io::Read;

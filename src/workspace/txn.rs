@@ -5,17 +5,29 @@
 //! Locks are taken for every path up front, in sorted order (no deadlock between two
 //! transactions), and held until the transaction ends, so the gate, the write and the
 //! registration are one step for any other agtool process: of two concurrent edits from the
-//! same stale read exactly one lands.
+//! same stale read exactly one lands. Once the locks are held, interrupted writes of dead
+//! processes are recovered ([`crate::workspace::journal`]), so what is read next is whole.
+//!
+//! Files are read and written through the file layer ([`crate::workspace::fs`]), never by
+//! their full path. One file is written atomically by itself; several go through the journal,
+//! all or nothing across a crash. Termination signals during the writes are caught: before the
+//! commit point the write is undone and the call ends with
+//! [`ErrorKind::Interrupted`]; after it, the write
+//! completes and the call still ends that way, saying the files were written.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Output, ToolError};
+use crate::error::{ErrorKind, Output, ToolError};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
-use crate::text::tag::content_tag;
+use crate::text::tag::{TagHasher, content_tag};
+use crate::workspace::atomic;
+use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::{PathLock, missing_dirs, mode_of, write_atomic_with_mode};
+use crate::workspace::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
+use crate::workspace::journal::{self, Left};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 use crate::workspace::write_gate::GATE;
@@ -28,7 +40,7 @@ pub struct Change {
     /// The bytes on disk now (`None`: the file does not exist).
     pub before: Option<Vec<u8>>,
     /// The bytes to write (`None`: delete the file).
-    pub after: Option<Vec<u8>>,
+    pub after: Option<After>,
     /// The decoded old text, for the syntax gate and the diff. `None` for a new file, and
     /// also allowed for an existing file when [`texts_needed`] says the texts would not be
     /// looked at (the gate then says nothing): a 100 MB edit need not hold two more copies.
@@ -38,6 +50,50 @@ pub struct Change {
     /// Permission bits for a file this change creates (a move destination takes its
     /// source's); `None`: the default. An existing file always keeps its own.
     pub mode: Option<u32>,
+}
+
+/// The bytes a change writes.
+#[derive(Debug, Clone)]
+pub enum After {
+    /// These bytes.
+    Bytes(Vec<u8>),
+    /// The bytes before (`Change::before`, which must be there) with every range of `ranges`
+    /// (sorted, non-overlapping byte offsets) replaced by `with`: an edit of a large file is
+    /// written from the file's own buffer, without a second copy of it.
+    Splice {
+        /// Byte ranges of the old content.
+        ranges: Vec<Range<usize>>,
+        /// What each range becomes.
+        with: Vec<u8>,
+    },
+}
+
+impl From<Vec<u8>> for After {
+    fn from(bytes: Vec<u8>) -> After {
+        After::Bytes(bytes)
+    }
+}
+
+impl After {
+    /// The content as consecutive slices of itself and of `before` (the old content).
+    /// Panics for a splice without `before` or with ranges out of order or out of bounds.
+    pub fn parts<'a>(&'a self, before: Option<&'a [u8]>) -> Vec<&'a [u8]> {
+        match self {
+            After::Bytes(bytes) => vec![bytes],
+            After::Splice { ranges, with } => {
+                let old = before.expect("a splice of the bytes before");
+                let mut parts = Vec::with_capacity(2 * ranges.len() + 1);
+                let mut at = 0;
+                for r in ranges {
+                    parts.push(&old[at..r.start]);
+                    parts.push(with.as_slice());
+                    at = r.end;
+                }
+                parts.push(&old[at..]);
+                parts
+            }
+        }
+    }
 }
 
 /// Whether a transaction with `opts` would look at the decoded texts of a change whose
@@ -128,6 +184,9 @@ impl<'c> Transaction<'c> {
                 locks.push(lock);
             }
         }
+        // Whatever a dead process left half-written under these paths is whole again before
+        // anything is read.
+        ctx.say(&ctx.recover_now());
         Ok(Transaction {
             ctx,
             _locks: locks,
@@ -135,29 +194,45 @@ impl<'c> Transaction<'c> {
         })
     }
 
-    /// The current bytes of a file (`None` when it does not exist). Errors for a directory or
-    /// an unreadable file.
+    /// The current bytes of a file (`None` when it does not exist), read through the file
+    /// layer. Errors for a directory, a special file, an unreadable file, or a folder on the
+    /// way swapped for a symlink.
     pub fn load(&self, path: &CheckedPath) -> Result<Option<Vec<u8>>, ToolError> {
-        match std::fs::metadata(&path.real) {
-            Ok(m) if m.is_dir() => Err(ToolError::refused(format!(
+        let cannot = |e: &std::io::Error| {
+            ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(e)))
+        };
+        let mut file = match self.ctx.fs.open_read(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(cannot(&e)),
+        };
+        let meta = file.metadata().map_err(|e| cannot(&e))?;
+        if meta.is_dir() {
+            return Err(ToolError::refused(format!(
                 "{} is a directory, not a file",
                 path.spelled
-            ))),
-            Ok(m) if !m.is_file() => Err(ToolError::refused(format!(
+            )));
+        }
+        if !meta.is_file() {
+            return Err(ToolError::refused(format!(
                 "{} is not a regular file ({})",
                 path.spelled,
-                crate::workspace::fs::kind_name(&m.file_type())
-            ))),
-            // Opened without blocking, so a FIFO swapped in after the check is refused.
-            Ok(_) => crate::workspace::special::read_regular(&path.real)
-                .map(Some)
-                .map_err(|e| ToolError::refused(format!("cannot read {}: {e}", path.spelled))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(ToolError::refused(format!(
-                "cannot read {}: {e}",
-                path.spelled
-            ))),
+                layer::kind_name(&meta.file_type())
+            )));
         }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| cannot(&e))?;
+        Ok(Some(bytes))
+    }
+
+    /// The permission bits of an existing file (`None` when it cannot be read).
+    pub fn mode_of(&self, path: &CheckedPath) -> Option<u32> {
+        self.ctx
+            .fs
+            .stat(path)
+            .ok()
+            .filter(|st| st.kind == Kind::File)
+            .map(|st| st.mode)
     }
 
     /// The freshness gate (spec 01): the file's current bytes must carry the tag this agent
@@ -237,21 +312,33 @@ impl<'c> Transaction<'c> {
         let _writing = GATE.start_writing().ok_or_else(|| {
             ToolError::refused("the call timed out before writing; nothing was changed")
         })?;
+        // A termination signal stops the writes before their commit point (and cleans up).
+        let stop = Stop::watching();
         // The new tags are hashed on another core while the files are written and fsynced:
         // for a large file each takes about as long as the other.
         let tags: Vec<Option<String>> = std::thread::scope(|s| {
             let hashing = s.spawn(|| {
                 changes
                     .iter()
-                    .map(|c| c.after.as_deref().map(content_tag))
+                    .map(|c| {
+                        c.after.as_ref().map(|after| {
+                            let mut hasher = TagHasher::new();
+                            for part in after.parts(c.before.as_deref()) {
+                                hasher.update(part);
+                            }
+                            hasher.tag()
+                        })
+                    })
                     .collect()
             });
-            let written = self.write_all(&changes);
+            let written = self.write_all(&changes, &stop);
             let tags = hashing.join().unwrap_or_default();
             written.map(|()| tags)
         })?;
         let mut results = Vec::with_capacity(changes.len());
-        for ((c, syntax), tag) in changes.iter().zip(summaries).zip(tags) {
+        let late_signal = stop.received();
+        drop(stop);
+        for ((c, syntax), tag) in changes.iter().zip(summaries).zip(tags.iter().cloned()) {
             let note = match &tag {
                 Some(t) => self.ctx.register_tag(&c.path.real, t),
                 None => self
@@ -264,6 +351,21 @@ impl<'c> Transaction<'c> {
                 tag,
                 syntax,
                 note,
+            });
+        }
+        if let Some(sig) = late_signal {
+            // The signal came after the commit point: the files are written, and the caller
+            // still asked agtool to stop.
+            let names: Vec<&str> = results.iter().map(|w| w.spelled.as_str()).collect();
+            return Err(ToolError {
+                kind: ErrorKind::Interrupted(sig),
+                message: format!(
+                    "{} arrived while writing, after the point of no return: the write \
+                     completed ({})",
+                    crate::interrupt::signal_name(sig),
+                    names.join(", ")
+                ),
+                fields: serde_json::Map::new(),
             });
         }
         Ok(Outcome::Written(results))
@@ -288,101 +390,62 @@ impl<'c> Transaction<'c> {
         Ok(outcome.summary_line())
     }
 
-    fn write_all(&self, changes: &[Change]) -> Result<(), ToolError> {
-        let mut undo = Vec::new();
-        for (i, c) in changes.iter().enumerate() {
-            if let Err(e) = apply_change(c, &mut undo) {
-                let restored = restore(undo);
-                return Err(ToolError::refused(format!(
-                    "writing {} failed: {e}; {}",
-                    c.path.spelled,
-                    if restored {
-                        if i == 0 {
-                            "nothing was changed".to_owned()
-                        } else {
-                            format!(
-                                "the {} already written were restored",
-                                crate::text::plural::count(i, "file")
-                            )
-                        }
-                    } else {
-                        "restoring the files already written failed too; check them".to_owned()
-                    }
-                )));
-            }
+    fn write_all(&self, changes: &[Change], stop: &Stop) -> Result<(), ToolError> {
+        let fs = &self.ctx.fs;
+        if let [c] = changes {
+            let r = match &c.after {
+                Some(after) => {
+                    atomic::write_file(fs, &c.path, &after.parts(c.before.as_deref()), c.mode, stop)
+                }
+                None => atomic::remove_file(fs, &c.path),
+            };
+            return r.map_err(|e| write_error(&c.path.spelled, &e, "nothing was changed"));
         }
-        Ok(())
-    }
-}
-
-/// One step that undoes part of a commit, recorded as the commit goes.
-enum Undo<'c> {
-    /// Put back a file's bytes (and its permission bits, when it was deleted).
-    Rewrite {
-        path: &'c Path,
-        bytes: &'c [u8],
-        mode: Option<u32>,
-    },
-    /// Remove a file the commit created.
-    RemoveFile(&'c Path),
-    /// Remove a folder the commit created (it is empty again once its files are gone).
-    RemoveDir(PathBuf),
-    /// Recreate a symlink the commit removed.
-    Relink { link: &'c Path, target: PathBuf },
-}
-
-/// Makes one change on disk and records how to undo it. A deletion whose path is a symlink
-/// removes the link, never the file it points to (spec 01: the link is what the path names).
-fn apply_change<'c>(c: &'c Change, undo: &mut Vec<Undo<'c>>) -> std::io::Result<()> {
-    let real = c.path.real.as_path();
-    match (&c.after, &c.before) {
-        (Some(bytes), before) => {
-            if let Some(dir) = real.parent() {
-                undo.extend(missing_dirs(dir).into_iter().map(Undo::RemoveDir));
-            }
-            write_atomic_with_mode(real, bytes, c.mode)?;
-            undo.push(match before {
-                Some(old) => Undo::Rewrite {
-                    path: real,
-                    bytes: old,
-                    mode: None,
+        let planned: Vec<journal::Change<'_>> = changes
+            .iter()
+            .map(|c| match &c.after {
+                Some(after) => journal::Change::Write {
+                    path: &c.path,
+                    parts: after.parts(c.before.as_deref()),
+                    new_mode: c.mode,
+                    before: c.before.as_deref(),
                 },
-                None => Undo::RemoveFile(real),
-            });
-        }
-        (None, before) => {
-            let link = c.path.literal.as_path();
-            if std::fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink()) {
-                let target = std::fs::read_link(link)?;
-                std::fs::remove_file(link)?;
-                undo.push(Undo::Relink { link, target });
-            } else {
-                let mode = mode_of(real);
-                std::fs::remove_file(real)?;
-                undo.push(Undo::Rewrite {
-                    path: real,
-                    bytes: before.as_deref().unwrap_or_default(),
-                    mode,
-                });
-            }
-        }
+                None => journal::Change::Remove {
+                    path: &c.path,
+                    before: c.before.as_deref(),
+                },
+            })
+            .collect();
+        journal::commit(fs, &planned, stop).map_err(|e| {
+            let left = match &e.left {
+                Left::Untouched => "nothing was changed".to_owned(),
+                Left::Restored => "the files already written were restored".to_owned(),
+                Left::Broken(err) => format!(
+                    "restoring the files already written failed too ({}); the next agtool \
+                     call in this workspace restores them",
+                    describe(err)
+                ),
+            };
+            let spelled = changes.get(e.index).map_or("", |c| c.path.spelled.as_str());
+            write_error(spelled, &e.error, &left)
+        })
     }
-    Ok(())
 }
 
-/// Undoes the recorded steps, newest first. True when every step succeeded.
-fn restore(undo: Vec<Undo<'_>>) -> bool {
-    let mut ok = true;
-    for step in undo.into_iter().rev() {
-        let r = match step {
-            Undo::Rewrite { path, bytes, mode } => write_atomic_with_mode(path, bytes, mode),
-            Undo::RemoveFile(path) => std::fs::remove_file(path),
-            Undo::RemoveDir(dir) => std::fs::remove_dir(dir),
-            Undo::Relink { link, target } => std::os::unix::fs::symlink(target, link),
-        };
-        ok &= r.is_ok();
+/// The error of a failed write: an interruption by a signal keeps its kind (exit 128 + the
+/// signal), anything else is a refusal naming the file.
+fn write_error(spelled: &str, e: &std::io::Error, left: &str) -> ToolError {
+    match interrupted_by(e) {
+        Some(sig) => ToolError {
+            kind: ErrorKind::Interrupted(sig),
+            message: format!(
+                "interrupted by {} while writing {spelled}; {left}",
+                crate::interrupt::signal_name(sig)
+            ),
+            fields: serde_json::Map::new(),
+        },
+        None => ToolError::refused(format!("writing {spelled} failed: {}; {left}", describe(e))),
     }
-    ok
 }
 
 impl WriteOptions {

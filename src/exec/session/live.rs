@@ -85,7 +85,7 @@ impl Session {
     ) -> Result<Arc<Session>, SpawnError> {
         let (sp, report, command_pid) = match guard {
             None => {
-                let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env, None)?;
+                let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env, None)?;
                 let pid = sp.tree.pgid;
                 (sp, None, pid)
             }
@@ -99,7 +99,7 @@ impl Session {
                         "agtool session-server: cannot start a session guard ({why}); session \
                          {id} runs without one"
                     );
-                    let sp = spawn(argv, Some(workdir), StdinMode::Piped, tag, env, None)?;
+                    let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env, None)?;
                     let pid = sp.tree.pgid;
                     (sp, None, pid)
                 }
@@ -394,6 +394,7 @@ fn start_guarded(
     let mut sp = spawn(
         &guarded,
         Some(workdir),
+        None,
         StdinMode::Piped,
         tag,
         env,

@@ -21,12 +21,29 @@ impl EditableText {
         &mut self,
         edits: impl IntoIterator<Item = (usize, usize, &'a [String])>,
     ) {
+        let old: Vec<&str> = self.lines().collect();
+        let replaced = self.with_line_ranges_replaced(&old, edits);
+        *self = replaced;
+    }
+
+    /// [`EditableText::replace_line_ranges`] as a new text, for a caller that already holds
+    /// the lines of this text (`old_lines`, as [`EditableText::lines`] gives them), so they
+    /// are not split twice. Runs of untouched lines are copied as one slice each.
+    ///
+    /// Panics as [`EditableText::replace_line_ranges`], or when `old_lines` are not this text's
+    /// lines.
+    pub fn with_line_ranges_replaced<'a>(
+        &self,
+        old_lines: &[&str],
+        edits: impl IntoIterator<Item = (usize, usize, &'a [String])>,
+    ) -> EditableText {
+        let old = old_lines;
+        assert_eq!(old.len(), self.line_count(), "the lines of another text");
         let dominant = self.dominant_eol();
         let keep_final = self.has_final_newline() || self.text.is_empty();
-        let old: Vec<&str> = self.lines().collect();
         let term = |i: usize| self.eols.get(i).copied();
         let mut out = Builder {
-            text: String::with_capacity(self.text.len()),
+            text: String::with_capacity(self.text.len() + self.text.len() / 16),
             eols: Vec::with_capacity(self.eols.len()),
             open: None,
             open_fresh: false,
@@ -40,7 +57,7 @@ impl EditableText {
                 next <= start && start <= end && end <= old.len(),
                 "line edits out of order or out of bounds"
             );
-            (next..start).for_each(|i| out.push(old[i], term(i), false));
+            out.push_kept(&self.text, old, next..start, &term);
             for (j, line) in lines.iter().enumerate() {
                 let own = if start + j < end {
                     term(start + j)
@@ -51,10 +68,13 @@ impl EditableText {
             }
             next = end;
         }
-        (next..old.len()).for_each(|i| out.push(old[i], term(i), false));
+        out.push_kept(&self.text, old, next..old.len(), &term);
         let (text, eols) = out.finish(keep_final);
-        self.text = text;
-        self.eols = eols;
+        EditableText {
+            encoding: self.encoding,
+            text,
+            eols,
+        }
     }
 }
 
@@ -76,6 +96,39 @@ struct Builder {
 }
 
 impl Builder {
+    /// Pushes the untouched lines `range` of `old` (slices of `base`, the text they come from)
+    /// with their own terminators: the same as pushing them one by one, in one copy. Only the
+    /// first line's terminator choice can depend on what came before (see [`Builder::close`]);
+    /// between kept lines the rules never change a terminator, so the rest is copied as is.
+    fn push_kept(
+        &mut self,
+        base: &str,
+        old: &[&str],
+        range: std::ops::Range<usize>,
+        term: &impl Fn(usize) -> Option<Eol>,
+    ) {
+        let (first, last) = match (range.start, range.end.checked_sub(1)) {
+            (first, Some(last)) if first <= last => (first, last),
+            _ => return,
+        };
+        self.push(old[first], term(first), false);
+        if first == last {
+            return;
+        }
+        self.close();
+        let offset = |line: &str| line.as_ptr() as usize - base.as_ptr() as usize;
+        let from = offset(old[first + 1]);
+        let to = offset(old[last]) + old[last].len();
+        self.open_start = self.text.len() + (offset(old[last]) - from);
+        self.text.push_str(&base[from..to]);
+        // Lines first + 1 .. last - 1 are followed by another line: each has a terminator.
+        self.eols
+            .extend((first + 1..last).map(|i| term(i).expect("a line before another")));
+        self.open = Some(term(last));
+        self.open_fresh = false;
+        self.last_fresh = false;
+    }
+
     fn push(&mut self, line: &str, own: Option<Eol>, fresh: bool) {
         self.close();
         self.open_start = self.text.len();
@@ -263,5 +316,81 @@ mod tests {
         let mut text = EditableText::new_utf8("a\nb\nc\n");
         let one = lines(&["x"]);
         text.replace_line_ranges([(0, 2, one.as_slice()), (1, 3, one.as_slice())]);
+    }
+
+    /// The batch with every untouched line pushed one by one (what `push_kept` replaces).
+    fn line_by_line(text: &EditableText, edits: &[(usize, usize, Vec<String>)]) -> EditableText {
+        let old: Vec<&str> = text.lines().collect();
+        let dominant = text.dominant_eol();
+        let term = |i: usize| text.eols.get(i).copied();
+        let mut out = Builder {
+            text: String::new(),
+            eols: Vec::new(),
+            open: None,
+            open_fresh: false,
+            open_start: 0,
+            last_fresh: false,
+            dominant,
+        };
+        let mut next = 0;
+        for (start, end, new) in edits {
+            (next..*start).for_each(|i| out.push(old[i], term(i), false));
+            for (j, line) in new.iter().enumerate() {
+                let own = if start + j < *end {
+                    term(start + j)
+                } else {
+                    Some(dominant)
+                };
+                out.push(line, own, true);
+            }
+            next = *end;
+        }
+        (next..old.len()).for_each(|i| out.push(old[i], term(i), false));
+        let (t, eols) = out.finish(text.has_final_newline() || text.text.is_empty());
+        EditableText {
+            encoding: text.encoding,
+            text: t,
+            eols,
+        }
+    }
+
+    #[test]
+    fn kept_runs_copied_whole_equal_pushing_each_line() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for round in 0..3000 {
+            let count = rng.below(9);
+            let mut raw = String::new();
+            for i in 0..count {
+                if rng.below(3) != 0 {
+                    raw.push_str(&format!("l{i}"));
+                }
+                raw.push_str(["\n", "\r\n", "\r"][rng.below(3)]);
+            }
+            if count > 0 && rng.below(3) == 0 {
+                raw.push_str("tail");
+            }
+            let text = EditableText::decode(raw.as_bytes()).unwrap();
+            let n = text.line_count();
+            let mut edits = Vec::new();
+            let mut next = 0;
+            while next <= n && rng.below(3) != 0 {
+                let start = next + rng.below(n - next + 1);
+                let end = start + rng.below(n - start + 1);
+                let new: Vec<String> = (0..rng.below(3))
+                    .map(|j| {
+                        if rng.below(2) == 0 {
+                            String::new()
+                        } else {
+                            format!("n{round}.{j}")
+                        }
+                    })
+                    .collect();
+                edits.push((start, end, new));
+                next = end;
+            }
+            let want = line_by_line(&text, &edits);
+            let got = batch(&text, &edits);
+            assert_eq!(got, want, "{raw:?} {edits:?}");
+        }
     }
 }

@@ -212,3 +212,29 @@ fn gbk_unmappable_refused() {
     let err = t.encode().unwrap_err();
     assert_eq!(err.ch, '\u{1F600}');
 }
+
+#[test]
+fn decode_owned_adopts_only_what_decoding_leaves_unchanged() {
+    // UTF-8, no BOM, no CR: the bytes are the text, and come back unchanged.
+    let (text, back) = EditableText::decode_owned(b"a\nb\n".to_vec()).unwrap();
+    assert!(back.is_none());
+    assert_eq!(text, EditableText::decode(b"a\nb\n").unwrap());
+    assert_eq!(text.into_bytes(), b"a\nb\n");
+    // Anything decoding changes is decoded as a copy, and the bytes come back as they were.
+    for bytes in [
+        &b"a\r\nb\r\n"[..],
+        b"\xEF\xBB\xBFa\n",
+        b"\xFF\xFEa\x00\n\x00",
+        b"\xC4\xE3\xBA\xC3\n",
+    ] {
+        let (text, back) = EditableText::decode_owned(bytes.to_vec()).unwrap();
+        assert_eq!(back.as_deref(), Some(bytes), "{bytes:?}");
+        assert_eq!(text, EditableText::decode(bytes).unwrap(), "{bytes:?}");
+    }
+    // Refusals give the bytes back too.
+    for bytes in [&b"a\0b"[..], b"\xFF\xFF\xFF"] {
+        let (err, back) = EditableText::decode_owned(bytes.to_vec()).unwrap_err();
+        assert_eq!(back, bytes);
+        assert_eq!(Err(err), EditableText::decode(bytes));
+    }
+}

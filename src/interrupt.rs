@@ -1,13 +1,16 @@
-//! Termination signals during a one-shot exec (spec 05, "exec (one shot)": a call leaves no
-//! process behind).
+//! Termination signals while agtool must clean up before it ends: during a one-shot exec
+//! (spec 05, "exec (one shot)": a call leaves no process behind) and while files are written
+//! (spec 01, "Races and crashes": a write leaves no temp file and no half-written change).
 //!
-//! The command runs in its own session, so a SIGTERM from a harness (`timeout 1 agtool exec
-//! ...`), the SIGINT of Ctrl-C or SIGQUIT of Ctrl-\ (sent to agtool's foreground process
-//! group only) or the SIGHUP of a closed terminal reach agtool and not the command: with the
-//! default action agtool would die and leave the whole tree running. While an
-//! [`InterruptWatch`] is held, those four signals are caught instead: the handler records the signal and makes a pipe readable, the
-//! exec loop (which polls that pipe beside the command's output) kills the tree the normal way
-//! and reports [`crate::exec::ExecError::Interrupted`]; the CLI then exits with 128 + signal.
+//! A one-shot command runs in its own session, so a SIGTERM from a harness (`timeout 1
+//! agtool exec ...`), the SIGINT of Ctrl-C or SIGQUIT of Ctrl-\ (sent to agtool's foreground
+//! process group only) or the SIGHUP of a closed terminal reach agtool and not the command:
+//! with the default action agtool would die and leave the whole tree running; a write would
+//! leave its temp file. While an [`InterruptWatch`] is held, those four signals are caught
+//! instead: the handler records the signal and makes a pipe readable. The exec loop (which
+//! polls that pipe beside the command's output) kills the tree the normal way, a write (which
+//! checks [`InterruptWatch::received`] between chunks) removes its temp files; the call then
+//! ends with the interruption, and the CLI exits with 128 + signal.
 //!
 //! The handler only stores an atomic and writes one byte (both async-signal-safe). The pipe
 //! lives for the rest of the process and is never read while a watch is held, so every

@@ -1,0 +1,197 @@
+//! Recovery of the journals of dead processes (module doc of [`super`], "Recovery").
+
+use std::ffi::OsStr;
+use std::io::{self, Read};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use super::record::{Record, State, Step};
+use super::{Dirs, roll_back, roll_forward};
+use crate::workspace::beneath::parse_temp_name;
+use crate::workspace::fs::Fs;
+
+/// A `.new` file whose lock is free is deleted only when older than this: its writer may be
+/// between creating and locking it.
+const NEW_GRACE: Duration = Duration::from_secs(5);
+/// The recovery lock's name in the journal folder.
+pub(super) const LOCK_NAME: &str = "lock";
+
+/// Whether a journal's steps stay where recovery may act: writable roots of the current
+/// policy, single names, temp and backup names of the journal's own process.
+fn trusted(fs: &Fs, rec: &Record) -> bool {
+    let ours = |n: &OsStr| parse_temp_name(n) == Some(rec.pid);
+    let plain = |p: &Path| {
+        p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    };
+    rec.steps.iter().all(|s| match s {
+        Step::Write {
+            base,
+            dir,
+            temp,
+            backup,
+            ..
+        } => {
+            fs.is_write_base(base) && plain(dir) && ours(temp) && backup.as_deref().is_none_or(ours)
+        }
+        Step::Remove {
+            base, dir, backup, ..
+        } => fs.is_write_base(base) && plain(dir) && ours(backup),
+        Step::Temp { base, dir, temp } => fs.is_write_base(base) && plain(dir) && ours(temp),
+        Step::Mkdir { base, dir } => fs.is_write_base(base) && plain(dir),
+    })
+}
+
+/// Recovers every journal of a dead process in the workspace (module doc, "Recovery").
+/// Returns one line per thing done, for the caller to say once (paths through `show`). Cheap
+/// when there is nothing to do: one look at the journal folder.
+pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
+    let Ok(Some(jdir)) = fs.journal_dir(false) else {
+        return Vec::new();
+    };
+    let busy =
+        |entries: &[crate::workspace::beneath::Entry]| entries.iter().any(|e| e.name != LOCK_NAME);
+    if !jdir.entries().is_ok_and(|e| busy(&e)) {
+        return Vec::new();
+    }
+    let lock = match jdir.create_new(OsStr::new(LOCK_NAME), 0o644).or_else(|_| {
+        jdir.open_file(Path::new(LOCK_NAME)).and_then(|f| {
+            if f.metadata()?.is_file() {
+                Ok(f)
+            } else {
+                Err(io::Error::other("not a file"))
+            }
+        })
+    }) {
+        Ok(f) => f,
+        Err(e) => return vec![format!("cannot lock the journal folder to recover it: {e}")],
+    };
+    if lock.lock().is_err() {
+        return Vec::new();
+    }
+    let mut said = Vec::new();
+    let Ok(entries) = jdir.entries() else {
+        return said;
+    };
+    for e in entries {
+        let name = e.name;
+        let text = name.to_string_lossy().into_owned();
+        if text == LOCK_NAME {
+            continue;
+        }
+        let Ok(mut file) = jdir.open_file(Path::new(&name)) else {
+            continue;
+        };
+        if file.try_lock().is_err() {
+            continue; // its process is alive
+        }
+        let Ok(meta) = file.metadata() else { continue };
+        if !meta.is_file() || std::os::unix::fs::MetadataExt::nlink(&meta) == 0 {
+            continue;
+        }
+        if text.starts_with('.') && text.ends_with(".new") {
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|m| SystemTime::now().duration_since(m).ok())
+                .is_some_and(|age| age > NEW_GRACE);
+            if old {
+                let _ = jdir.unlink(&name);
+            }
+            continue;
+        }
+        let mut bytes = Vec::new();
+        let record = file
+            .read_to_end(&mut bytes)
+            .ok()
+            .and_then(|_| Record::parse(&bytes));
+        let Some(rec) = record else {
+            said.push(format!(
+                "journal .agent-state/journal/{text} is unreadable; it was left as it is"
+            ));
+            continue;
+        };
+        if !trusted(fs, &rec) {
+            said.push(format!(
+                "journal .agent-state/journal/{text} names files outside the writable roots; it \
+                 was left as it is"
+            ));
+            continue;
+        }
+        match rec.state {
+            State::Temp => {
+                for s in &rec.steps {
+                    if let Step::Temp { base, dir, temp } = s
+                        && let Ok(d) = fs.root(base).and_then(|r| r.open_dir(dir))
+                        && d.unlink(temp).is_ok()
+                    {
+                        said.push(format!(
+                            "removed {} left by a killed write (process {})",
+                            show(&base.join(dir).join(temp)),
+                            rec.pid
+                        ));
+                    }
+                }
+                let _ = jdir.unlink(&name);
+            }
+            State::Done => match roll_forward(&mut Dirs::new(fs), &rec) {
+                Ok(()) => {
+                    said.push(format!(
+                        "removed the backups left by a completed write (process {})",
+                        rec.pid
+                    ));
+                    let _ = jdir.unlink(&name);
+                    let _ = jdir.sync();
+                }
+                Err(e) => said.push(format!(
+                    "could not remove the leftovers of a finished write of process {} ({}); \
+                     the next call tries again",
+                    rec.pid,
+                    crate::workspace::fs::describe(&e)
+                )),
+            },
+            State::Preparing | State::Committing => match roll_back(&mut Dirs::new(fs), &rec) {
+                Ok(restored) => {
+                    let targets: Vec<String> = rec
+                        .steps
+                        .iter()
+                        .filter_map(|s| match s {
+                            Step::Write {
+                                base, dir, name, ..
+                            }
+                            | Step::Remove {
+                                base, dir, name, ..
+                            } => Some(show(&base.join(dir).join(name))),
+                            _ => None,
+                        })
+                        .collect();
+                    said.push(if restored.is_empty() {
+                        format!(
+                            "removed the temp files of an interrupted write (process {}) that \
+                             had changed nothing yet: {}",
+                            rec.pid,
+                            targets.join(", ")
+                        )
+                    } else {
+                        format!(
+                            "rolled back an interrupted write (process {}) so that no file is \
+                             half-changed: {} restored ({})",
+                            rec.pid,
+                            restored.len(),
+                            targets.join(", ")
+                        )
+                    });
+                    let _ = jdir.unlink(&name);
+                    let _ = jdir.sync();
+                }
+                Err(e) => said.push(format!(
+                    "could not roll back the interrupted write of process {} ({}); the next \
+                     call tries again",
+                    rec.pid,
+                    crate::workspace::fs::describe(&e)
+                )),
+            },
+        }
+    }
+    said
+}

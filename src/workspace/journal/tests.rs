@@ -1,0 +1,189 @@
+//! Unit tests of the journal: commits, and recovery at every state.
+
+use super::record::{Journal, Record, State, Step};
+use super::recover::LOCK_NAME;
+use super::*;
+use crate::workspace::policy::{Access, PathPolicy};
+
+struct Fixture {
+    _t: tempfile::TempDir,
+    root: PathBuf,
+    policy: PathPolicy,
+    fs: Fs,
+}
+
+fn fixture() -> Fixture {
+    let t = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap().join("ws");
+    std::fs::create_dir_all(&root).unwrap();
+    let policy = PathPolicy::new(&root, &[], &[], &[], None);
+    let fs = Fs::new(&root, policy.write_bases());
+    Fixture {
+        _t: t,
+        root,
+        policy,
+        fs,
+    }
+}
+
+impl Fixture {
+    fn path(&self, s: &str) -> CheckedPath {
+        self.policy.check(&self.root, s, Access::Write).unwrap()
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.root)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n != ".agent-state")
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn journals(&self) -> usize {
+        std::fs::read_dir(self.root.join(".agent-state/journal"))
+            .map(|r| r.flatten().filter(|e| e.file_name() != LOCK_NAME).count())
+            .unwrap_or(0)
+    }
+}
+
+#[test]
+fn a_commit_writes_creates_and_removes_all_at_once() {
+    let f = fixture();
+    std::fs::write(f.root.join("a"), "old a").unwrap();
+    std::fs::write(f.root.join("gone"), "bye").unwrap();
+    let (a, n, g) = (f.path("a"), f.path("new/dir/n"), f.path("gone"));
+    let changes = [
+        Change::Write {
+            path: &a,
+            parts: vec![b"new a"],
+            new_mode: None,
+            before: Some(b"old a"),
+        },
+        Change::Write {
+            path: &n,
+            parts: vec![b"n"],
+            new_mode: Some(0o700),
+            before: None,
+        },
+        Change::Remove {
+            path: &g,
+            before: Some(b"bye"),
+        },
+    ];
+    commit(&f.fs, &changes, &Stop::never()).unwrap();
+    assert_eq!(std::fs::read(f.root.join("a")).unwrap(), b"new a");
+    assert_eq!(std::fs::read(f.root.join("new/dir/n")).unwrap(), b"n");
+    assert!(!f.root.join("gone").exists());
+    assert_eq!(f.names(), vec!["a", "new"]);
+    assert_eq!(f.journals(), 0);
+}
+
+/// Writes the journal of a killed commit by hand, at each state, and checks recovery.
+#[test]
+fn recovery_rolls_back_a_dead_commit_at_every_state() {
+    for (state, renamed) in [
+        (State::Preparing, 0),
+        (State::Committing, 0),
+        (State::Committing, 1),
+        (State::Committing, 2),
+    ] {
+        let f = fixture();
+        std::fs::write(f.root.join("a"), "old a").unwrap();
+        std::fs::write(f.root.join("b"), "old b").unwrap();
+        let pid = 999_999u32;
+        let name = |n: &str, k: u32| OsString::from(format!(".{n}.agtool-{pid}-{k}"));
+        let w = |n: &str, k| Step::Write {
+            base: f.root.clone(),
+            dir: PathBuf::new(),
+            name: n.into(),
+            temp: name(n, k),
+            backup: Some(name(n, k + 10)),
+        };
+        let rec = Record {
+            state,
+            pid,
+            steps: vec![w("a", 0), w("b", 1)],
+        };
+        for (k, n) in ["a", "b"].iter().enumerate() {
+            std::fs::write(f.root.join(name(n, k as u32)), format!("new {n}")).unwrap();
+            std::fs::hard_link(f.root.join(n), f.root.join(name(n, k as u32 + 10))).unwrap();
+        }
+        for (k, n) in ["a", "b"].iter().enumerate().take(renamed) {
+            std::fs::rename(f.root.join(name(n, k as u32)), f.root.join(n)).unwrap();
+        }
+        let jdir = f.fs.journal_dir(true).unwrap().unwrap();
+        std::fs::write(jdir.path().join(format!("{pid}-0.j")), rec.render()).unwrap();
+        let said = recover(&f.fs, &|p| p.display().to_string());
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(
+            std::fs::read(f.root.join("a")).unwrap(),
+            b"old a",
+            "{state:?} {renamed}"
+        );
+        assert_eq!(std::fs::read(f.root.join("b")).unwrap(), b"old b");
+        assert_eq!(f.names(), vec!["a", "b"], "temp files and backups removed");
+        assert_eq!(f.journals(), 0);
+        assert!(recover(&f.fs, &|p| p.display().to_string()).is_empty());
+    }
+}
+
+#[test]
+fn recovery_rolls_a_done_commit_forward() {
+    let f = fixture();
+    std::fs::write(f.root.join("a"), "new a").unwrap();
+    std::fs::write(f.root.join(".a.agtool-999999-1"), "old a").unwrap();
+    let rec = Record {
+        state: State::Done,
+        pid: 999_999,
+        steps: vec![Step::Write {
+            base: f.root.clone(),
+            dir: PathBuf::new(),
+            name: "a".into(),
+            temp: ".a.agtool-999999-0".into(),
+            backup: Some(".a.agtool-999999-1".into()),
+        }],
+    };
+    let jdir = f.fs.journal_dir(true).unwrap().unwrap();
+    std::fs::write(jdir.path().join("999999-0.j"), rec.render()).unwrap();
+    let said = recover(&f.fs, &|p| p.display().to_string());
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(std::fs::read(f.root.join("a")).unwrap(), b"new a");
+    assert_eq!(f.names(), vec!["a"]);
+    assert_eq!(f.journals(), 0);
+}
+
+#[test]
+fn a_live_journal_is_left_alone_and_an_untrusted_one_too() {
+    let f = fixture();
+    let jdir = f.fs.journal_dir(true).unwrap().unwrap();
+    let rec = Record {
+        state: State::Temp,
+        pid: std::process::id(),
+        steps: vec![Step::Temp {
+            base: f.root.clone(),
+            dir: PathBuf::new(),
+            temp: temp_name(OsStr::new("x")),
+        }],
+    };
+    let live = Journal::create(&jdir, &rec, false).unwrap();
+    assert!(recover(&f.fs, &|p| p.display().to_string()).is_empty());
+    assert_eq!(f.journals(), 1);
+    live.finish().unwrap();
+    let evil = Record {
+        state: State::Committing,
+        pid: 7,
+        steps: vec![Step::Write {
+            base: "/".into(),
+            dir: "etc".into(),
+            name: "passwd".into(),
+            temp: ".passwd.agtool-7-0".into(),
+            backup: None,
+        }],
+    };
+    std::fs::write(jdir.path().join("7-0.j"), evil.render()).unwrap();
+    let said = recover(&f.fs, &|p| p.display().to_string());
+    assert!(said[0].contains("outside the writable roots"), "{said:?}");
+}

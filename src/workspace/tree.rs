@@ -1,0 +1,149 @@
+//! Folder trees through handles (spec 03, "delete-path"; the base for copying folders): a tree
+//! is listed from a [`Dir`] without following any symlink, and its entries are removed
+//! relative to handles opened the same way, so a folder swapped for a symlink between the
+//! listing and the removal makes the removal stop, never reach outside.
+
+use std::ffi::OsStr;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::workspace::beneath::{Dir, Kind};
+use crate::workspace::fs::Stop;
+
+/// One entry of a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeEntry {
+    /// Its path relative to the top folder.
+    pub rel: PathBuf,
+    /// What it is (a symlink is a symlink: never followed).
+    pub kind: Kind,
+}
+
+/// Why a tree cannot be taken as a whole.
+#[derive(Debug)]
+pub enum TreeStop {
+    /// An entry has a name the caller refuses (e.g. a protected name); its path (relative).
+    Refused(PathBuf),
+    /// A folder on another filesystem (a mount point); its path (relative).
+    Mount(PathBuf),
+    /// A folder or entry could not be read: its path (relative) and why.
+    Io(PathBuf, io::Error),
+}
+
+/// Lists everything under `top`, children right before their folder, without following
+/// symlinks. Stops at the first name `refuse` says no to, at a folder on another filesystem
+/// than `top`, or at an unreadable folder.
+pub fn list(top: &Dir, refuse: &dyn Fn(&OsStr) -> bool) -> Result<Vec<TreeEntry>, TreeStop> {
+    let dev = top
+        .stat(Path::new(""))
+        .map_err(|e| TreeStop::Io(PathBuf::new(), e))?
+        .dev;
+    let mut out = Vec::new();
+    list_into(top, Path::new(""), dev, refuse, &mut out)?;
+    Ok(out)
+}
+
+fn list_into(
+    dir: &Dir,
+    rel: &Path,
+    dev: u64,
+    refuse: &dyn Fn(&OsStr) -> bool,
+    out: &mut Vec<TreeEntry>,
+) -> Result<(), TreeStop> {
+    let entries = dir
+        .entries()
+        .map_err(|e| TreeStop::Io(rel.to_path_buf(), e))?;
+    for e in entries {
+        let p = rel.join(&e.name);
+        if refuse(&e.name) {
+            return Err(TreeStop::Refused(p));
+        }
+        let st = dir
+            .stat_at(&e.name)
+            .map_err(|err| TreeStop::Io(p.clone(), err))?;
+        if st.kind == Kind::Dir {
+            if st.dev != dev {
+                return Err(TreeStop::Mount(p));
+            }
+            let sub = dir
+                .open_dir(Path::new(&e.name))
+                .map_err(|err| TreeStop::Io(p.clone(), err))?;
+            list_into(&sub, &p, dev, refuse, out)?;
+        }
+        out.push(TreeEntry {
+            rel: p,
+            kind: st.kind,
+        });
+    }
+    Ok(())
+}
+
+/// Removes `entries` (as [`list`] returned them: children first) from under `top`, each
+/// through a handle on its own folder opened without following symlinks. Stops at the first
+/// failure or termination signal: `Err((removed so far, the entry, why))`.
+pub fn remove(
+    top: &Dir,
+    entries: &[TreeEntry],
+    stop: &Stop,
+) -> Result<(), (usize, PathBuf, io::Error)> {
+    let mut parent: Option<(PathBuf, Dir)> = None;
+    for (done, e) in entries.iter().enumerate() {
+        let fail = |err| (done, e.rel.clone(), err);
+        stop.check().map_err(fail)?;
+        let (Some(dir_rel), Some(name)) = (e.rel.parent(), e.rel.file_name()) else {
+            continue;
+        };
+        if parent.as_ref().is_none_or(|(p, _)| p != dir_rel) {
+            let d = top.open_dir(dir_rel).map_err(fail)?;
+            parent = Some((dir_rel.to_path_buf(), d));
+        }
+        let (_, d) = parent.as_ref().expect("just opened");
+        let r = if e.kind == Kind::Dir {
+            d.rmdir(name)
+        } else {
+            d.unlink(name)
+        };
+        r.map_err(fail)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn lists_children_first_and_never_follows_symlinks() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        std::fs::create_dir_all(root.join("top/a/b")).unwrap();
+        std::fs::create_dir_all(root.join("outside")).unwrap();
+        std::fs::write(root.join("outside/keep"), "k").unwrap();
+        std::fs::write(root.join("top/a/b/f"), "f").unwrap();
+        symlink(root.join("outside"), root.join("top/a/out")).unwrap();
+        let top = Dir::open_root(&root.join("top")).unwrap();
+        let entries = list(&top, &|_| false).unwrap();
+        let pos = |p: &str| entries.iter().position(|e| e.rel == Path::new(p)).unwrap();
+        assert!(pos("a/b/f") < pos("a/b") && pos("a/b") < pos("a"));
+        assert_eq!(entries[pos("a/out")].kind, Kind::Symlink);
+        assert_eq!(entries.len(), 4);
+        assert!(matches!(
+            list(&top, &|n| n == "b"),
+            Err(TreeStop::Refused(p)) if p == Path::new("a/b")
+        ));
+        // Swap a listed folder for a symlink to the outside: the removal stops there.
+        std::fs::rename(root.join("top/a/b"), root.join("b-moved")).unwrap();
+        symlink(root.join("outside"), root.join("top/a/b")).unwrap();
+        std::fs::write(root.join("outside/f"), "outside").unwrap();
+        let (done, at, _) = remove(&top, &entries, &Stop::never()).unwrap_err();
+        assert_eq!((done, at.as_path()), (0, Path::new("a/b/f")));
+        assert!(root.join("outside/f").exists() && root.join("outside/keep").exists());
+        // Put back, the same listing removes everything.
+        std::fs::remove_file(root.join("top/a/b")).unwrap();
+        std::fs::rename(root.join("b-moved"), root.join("top/a/b")).unwrap();
+        remove(&top, &entries, &Stop::never()).unwrap();
+        assert_eq!(std::fs::read_dir(root.join("top")).unwrap().count(), 0);
+        assert!(root.join("outside/keep").exists());
+    }
+}
