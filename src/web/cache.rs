@@ -158,7 +158,7 @@ fn prune(dir: &OpenDir, keep: &str) {
         }
     }
     let mut total: u64 = live.iter().map(|(_, len, _)| len).sum();
-    live.sort_by(|a, b| (a.2 == keep, a.0).cmp(&(b.2 == keep, b.0)));
+    live.sort_by_key(|(modified, _, name)| (name == keep, *modified));
     for (_, len, name) in live {
         if total <= MAX_TOTAL_BYTES {
             break;
