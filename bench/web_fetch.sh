@@ -8,9 +8,11 @@
 #      plain-text body (cut at 5 MiB).
 # Usage: bench/web_fetch.sh [--quick]   (--quick: 5 runs instead of 20)
 #
-# Measured on the shared 2-core machine (load about 4), 20 runs:
-#   1 MB page: agtool 267.5 ms, w3m -dump 246.8 ms, curl -s 14.8 ms: ratio 1.08x.
-#   peak RSS: 5 MiB page 32 MiB; 50 MB text body (cut at 5 MiB) 22 MiB.
+# Measured on the shared 2-core machine (load 4 to 7), 20 runs:
+#   1 MB page: agtool 207.3 ms, w3m -dump 174.4 ms, curl -s 10.0 ms: ratio 1.19x (the copy
+#   for paging is written and fsynced through the file layer in each fetch; before that,
+#   267.5 vs 246.8 ms, 1.08x, under more load).
+#   peak RSS: 5 MiB page 31 MiB; 50 MB text body (cut at 5 MiB) 22 MiB.
 # Converting the whole page in one html2text call took 520 ms (1.8x w3m) and 238 MiB on the
 # 5 MiB page; the pieces of 128 KiB (src/web/html/pieces.rs) keep html2text's DOM and
 # render tree small and in cache.
