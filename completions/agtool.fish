@@ -27,7 +27,7 @@ end
 complete -c agtool -n "__fish_agtool_needs_command" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -56,6 +56,7 @@ complete -c agtool -n "__fish_agtool_needs_command" -f -a "skill" -d 'Load a ski
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "notes" -d 'Keep notes that outlive the session: list, read, write, delete'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_needs_command" -f -a "mcp" -d 'Serve the tools of the enabled groups to an MCP host over stdio'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
@@ -75,7 +76,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l args -d 'All
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -97,7 +98,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l args -d 'All 
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -117,7 +118,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand glob" -l args -d 'All argu
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -151,7 +152,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand grep" -l args -d 'All argu
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -177,7 +178,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l args -d 'Al
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -203,7 +204,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l args -d 'All
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -223,7 +224,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l args -d 'Al
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -245,7 +246,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l args -d 'A
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -264,7 +265,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l args -d 'A
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -281,7 +282,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec" -l args -d 'All argu
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -303,7 +304,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l args -d '
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -321,7 +322,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l args -d 'A
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -340,7 +341,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l args -d 'All
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -355,7 +356,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand skill" -l args -d 'All arg
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand skill" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -369,7 +370,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand skill" -s h -l help -d 'Pr
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -390,7 +391,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -405,7 +406,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -423,7 +424,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -438,7 +439,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -454,20 +455,23 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "write" -d 'Save a note for later sessions in this workspace, or append to one.'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete one note kept for this workspace.'
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The shape of each definition' -r -f -a "anthropic\t''
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The API whose tool shape to print' -r -f -a "anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-extensions -d 'Leave out the x-agtool metadata, for consumers that reject unknown keys'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l strict -d 'OpenAI strict mode: every property required (optional ones nullable), no extra keys, constraints in the descriptions'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l extensions -d 'Add agtool\'s own metadata as "x-agtool" (group, sensitive, serial, timeout_ms, idempotent, tags); APIs reject it'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-extensions
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
@@ -475,7 +479,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand schema" -s h -l help -d 'P
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -487,10 +491,24 @@ complete -c agtool -n "__fish_agtool_using_subcommand call" -l json -d 'Print on
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+always\t'Always colour people-facing output'
+never\t'Never colour'"
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l notes-dir -d 'The notes store [default: .agent-state/notes, or config notes.dir]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l skills-dir -d 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l json -d 'Print one JSON object {ok, output, error, ...} instead of text'
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -509,7 +527,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -523,7 +541,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -537,7 +555,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -551,7 +569,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -570,7 +588,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -588,7 +606,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_s
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -602,7 +620,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -617,7 +635,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -636,7 +654,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand completions" -l write -d '
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -651,7 +669,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand man" -l write -d 'Write ag
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -666,7 +684,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l state-d
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -681,7 +699,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l server-p
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l groups -d 'Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
+complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
@@ -692,30 +710,31 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l json -d 
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l no-freshness -d 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l no-syntax-check -d 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path argument takes that spelling back.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "edit-file" -d 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "edit-lines" -d 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "delete-path" -d 'Delete a file, a symlink, or a directory.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "web-fetch" -d 'Fetch an http or https URL and return the page as plain text.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "skill" -d 'Load a skill: instructions for one kind of task, given by the host.'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "notes" -d 'Keep notes that outlive the session: list, read, write, delete'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "man" -d 'Print the manual page (roff)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "session-guard" -d 'Run a session\'s command and end its whole tree when the session server dies'
-complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call state sessions completions man session-server session-guard help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "read-file" -d 'Read a text file with line numbers and a content tag.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "list-dir" -d 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\\xHH`; every path argument takes that spelling back.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "glob" -d 'Find files whose path matches a glob pattern, newest first.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "grep" -d 'Search file contents with a regular expression (ripgrep\'s engine).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "write-file" -d 'Create a file, or replace a whole file\'s content.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "edit-file" -d 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "edit-lines" -d 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "apply-patch" -d 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "delete-path" -d 'Delete a file, a symlink, or a directory.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "exec" -d 'Run a command once and return its exit code and output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "exec-command" -d 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "write-stdin" -d 'Send input to a running exec_command session, or read its new output.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "web-fetch" -d 'Fetch an http or https URL and return the page as plain text.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "skill" -d 'Load a skill: instructions for one kind of task, given by the host.'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "notes" -d 'Keep notes that outlive the session: list, read, write, delete'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "schema" -d 'Print the tool definitions (JSON Schema) for an agent host'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "call" -d 'Run a tool with its JSON arguments (or a tool-call envelope) read from stdin'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "mcp" -d 'Serve the tools of the enabled groups to an MCP host over stdio'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "state" -d 'Inspect or clear the freshness table in .agent-state/'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "sessions" -d 'List or kill the exec-command sessions of this workspace, or stop their server'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish, elvish, powershell)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "man" -d 'Print the manual page (roff)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "session-server" -d 'Run the exec session server for a state folder (started on demand)'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "session-guard" -d 'Run a session\'s command and end its whole tree when the session server dies'
+complete -c agtool -n "__fish_agtool_using_subcommand help; and not __fish_seen_subcommand_from read-file list-dir glob grep write-file edit-file edit-lines apply-patch delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "list" -d 'List the notes kept for this workspace, newest first.'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "read" -d 'Read one note kept for this workspace.'
 complete -c agtool -n "__fish_agtool_using_subcommand help; and __fish_seen_subcommand_from notes" -f -a "write" -d 'Save a note for later sessions in this workspace, or append to one.'

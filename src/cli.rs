@@ -7,10 +7,10 @@ use clap::{ArgMatches, Command};
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::faces::colour::{self, When};
 use crate::faces::input::tool_args;
-use crate::faces::output::print_result;
+use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, people, schema, sessions, state, suggest};
+use crate::faces::{call, mcp, people, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -20,6 +20,7 @@ pub fn meta_commands() -> Vec<Command> {
     vec![
         schema::command(),
         call::command(),
+        mcp::command(),
         state::command(),
         sessions::command(),
         people::completions_command(),
@@ -148,7 +149,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         .get_one::<When>("color")
         .copied()
         .unwrap_or_default();
-    // Model-facing faces never colour: call, schema, the MCP server (when it lands), --json.
+    // Model-facing faces never colour: call, schema, the MCP server, --json.
     colour::decide(
         when,
         settings.json || ["call", "schema", "mcp"].contains(&name),
@@ -160,6 +161,9 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         Ok(ctx) => ctx,
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
+    if name == "mcp" {
+        return mcp::run(ctx);
+    }
     if let Some((spec, sub)) = tool {
         let result = tool_args(&spec, sub, &ctx)
             .and_then(|v| run_with_timeout(&ctx, &spec, v))
@@ -180,29 +184,6 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         crate::interrupt::end_by_sigint(sig);
     }
     code
-}
-
-/// `result` with the call's notices (things said once, such as a replaced state database)
-/// after its text or message, and as a `notices` list in the `--json` envelope.
-fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
-    if notices.is_empty() {
-        return result;
-    }
-    let joined = notices.join("\n");
-    match result {
-        Ok(mut out) => {
-            if !out.text.is_empty() && !out.text.ends_with('\n') {
-                out.text.push('\n');
-            }
-            out.text.push_str(&joined);
-            Ok(out.with("notices", notices))
-        }
-        Err(mut e) => {
-            e.message.push('\n');
-            e.message.push_str(&joined);
-            Err(e.with("notices", notices))
-        }
-    }
 }
 
 /// The signal that interrupted the call (spec 05, one-shot exec), if one did.

@@ -42,6 +42,10 @@ pub enum ErrorKind {
     /// exit 128 + the signal number, like a process the signal had ended, with the message on
     /// stdout as `Error: ...` (spec 05, "exec (one shot)").
     Interrupted(i32),
+    /// The face that ran the call asked it to stop (the MCP server's cancellation or end of
+    /// input, spec 07 "mcp"); whatever it started was stopped. The command line never cancels;
+    /// printed, it would exit 1.
+    Cancelled,
 }
 
 /// A tool's failure: the message (without `Error: `) and tool-specific `--json` fields.
@@ -83,7 +87,7 @@ impl ToolError {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> i32 {
         match self.kind {
-            ErrorKind::Refused => 1,
+            ErrorKind::Refused | ErrorKind::Cancelled => 1,
             ErrorKind::Usage => 2,
             ErrorKind::Timeout => 124,
             ErrorKind::Interrupted(sig) => 128 + sig,

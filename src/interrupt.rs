@@ -17,6 +17,12 @@
 //! thread polling it wakes; it is drained when the first watch starts. A signal that was
 //! ignored when the watch started (`nohup` ignores SIGHUP) stays ignored. Handlers are reset
 //! to the default by `execve`, so commands start with the dispositions agtool had.
+//!
+//! The same watch also carries a [`Cancel`]: a stop request for one call that comes from
+//! inside the process rather than from a signal (the MCP server's `notifications/cancelled`,
+//! its end of input, a per-call timeout; spec 07 "mcp"). It wakes the exec loop the same way,
+//! through a pipe of its own, and the loop kills the tree by the same path; the call then ends
+//! with [`Stop::Cancelled`] instead of a signal number.
 
 use std::io::{PipeReader, PipeWriter, Read};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -24,6 +30,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use libc::c_int;
+
+pub use crate::workspace::cancel::Cancel;
 
 /// The signals a one-shot exec catches, with their names for messages.
 pub const CAUGHT: [(c_int, &str); 4] = [
@@ -103,18 +111,36 @@ fn catching_action() -> libc::sigaction {
     action
 }
 
-/// While held, SIGTERM, SIGINT, SIGHUP and SIGQUIT are caught (see the module doc). Watches may be
-/// held by several threads at once; the dispositions are restored when the last one drops.
+/// Why a watched call must stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// This signal reached the process (SIGTERM, SIGINT, SIGHUP, SIGQUIT).
+    Signal(i32),
+    /// The call's [`Cancel`] fired.
+    Cancelled,
+}
+
+/// While held, SIGTERM, SIGINT, SIGHUP and SIGQUIT are caught (see the module doc), and the
+/// call's [`Cancel`] is watched beside them. Watches may be held by several threads at once;
+/// the dispositions are restored when the last one drops.
 #[derive(Debug)]
 pub struct InterruptWatch {
-    reader: &'static PipeReader,
+    /// The signal wake-up pipe; None when it could not be made (out of file descriptors):
+    /// the signals then keep their default action.
+    reader: Option<&'static PipeReader>,
+    cancel: Cancel,
 }
 
 impl InterruptWatch {
-    /// Starts catching the signals. None when the wake-up pipe cannot be made (out of file
-    /// descriptors): the signals then keep their default action.
-    pub fn start() -> Option<InterruptWatch> {
-        let (reader, _) = pipe()?;
+    /// Starts catching the signals and watching `cancel`.
+    pub fn start(cancel: &Cancel) -> InterruptWatch {
+        let cancel = cancel.clone();
+        let Some((reader, _)) = pipe() else {
+            return InterruptWatch {
+                reader: None,
+                cancel,
+            };
+        };
         let mut watches = WATCHES.lock().unwrap_or_else(|e| e.into_inner());
         if watches.0 == 0 {
             PENDING.store(0, Ordering::SeqCst);
@@ -133,25 +159,40 @@ impl InterruptWatch {
             }
         }
         watches.0 += 1;
-        Some(InterruptWatch { reader })
-    }
-
-    /// The descriptor that becomes readable when a caught signal arrives (poll it for input).
-    pub fn fd(&self) -> BorrowedFd<'static> {
-        self.reader.as_fd()
-    }
-
-    /// The signal number caught since the watches started, if any.
-    pub fn received(&self) -> Option<i32> {
-        match PENDING.load(Ordering::SeqCst) {
-            0 => None,
-            sig => Some(sig),
+        InterruptWatch {
+            reader: Some(reader),
+            cancel,
         }
+    }
+
+    /// The descriptors that become readable when a caught signal arrives or the call is
+    /// cancelled (poll them for input; never read them).
+    pub fn fds(&self) -> Vec<BorrowedFd<'_>> {
+        self.reader
+            .map(|r| r.as_fd())
+            .into_iter()
+            .chain(self.cancel.fd())
+            .collect()
+    }
+
+    /// Why the call must stop, if it must: a caught signal (since the watches started) wins
+    /// over a cancellation.
+    pub fn received(&self) -> Option<Stop> {
+        if self.reader.is_some() {
+            match PENDING.load(Ordering::SeqCst) {
+                0 => {}
+                sig => return Some(Stop::Signal(sig)),
+            }
+        }
+        self.cancel.is_fired().then_some(Stop::Cancelled)
     }
 }
 
 impl Drop for InterruptWatch {
     fn drop(&mut self) {
+        if self.reader.is_none() {
+            return;
+        }
         let mut watches = WATCHES.lock().unwrap_or_else(|e| e.into_inner());
         watches.0 -= 1;
         if watches.0 == 0 {
@@ -198,6 +239,29 @@ pub fn signal_name(sig: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cancel_wakes_a_poller_and_never_does_not() {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        assert!(Cancel::never().fd().is_none());
+        Cancel::never().fire();
+        assert!(!Cancel::never().is_fired());
+        let cancel = Cancel::new();
+        let watch = InterruptWatch::start(&cancel);
+        assert_eq!(watch.received(), None);
+        let other = cancel.clone();
+        std::thread::spawn(move || other.fire()).join().unwrap();
+        assert_eq!(watch.received(), Some(Stop::Cancelled));
+        let fd = cancel.fd().unwrap();
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+        let zero = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        assert_eq!(poll(&mut fds, Some(&zero)).unwrap(), 1);
+        cancel.fire(); // again: still one byte, nothing blocks
+        assert!(cancel.is_fired());
+    }
 
     #[test]
     fn names() {

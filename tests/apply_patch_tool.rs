@@ -340,7 +340,7 @@ fn character_the_encoding_cannot_hold_is_refused() {
 fn schema_lists_apply_patch_as_sensitive_and_serial() {
     let (_t, root) = workspace(&[]);
     let out = agtool(&root)
-        .args(["--groups", "edit", "schema"])
+        .args(["--groups", "edit", "schema", "--extensions"])
         .output()
         .unwrap();
     let tools: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();

@@ -372,7 +372,7 @@ fn schema_keeps_declaration_order_in_every_format() {
         ),
     ];
     for format in ["anthropic", "openai", "mcp"] {
-        let out = ws.run(&["schema", "--format", format]);
+        let out = ws.run(&["schema", "--format", format, "--extensions"]);
         let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
         assert_eq!(defs.len(), 4, "{format}: the files group is on by default");
         for (def, (name, props)) in defs.iter().zip(expected) {
@@ -420,9 +420,17 @@ fn schema_keeps_declaration_order_in_every_format() {
             ]
         );
     }
-    let out = ws.run(&["schema", "grep", "--no-extensions"]);
+    // API-clean by default; --no-extensions is the old spelling of the default.
+    for args in [
+        &["schema", "grep"][..],
+        &["schema", "grep", "--no-extensions"],
+    ] {
+        let out = ws.run(args);
+        let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
+        assert!(defs[0].get("x-agtool").is_none());
+    }
+    let out = ws.run(&["schema", "grep"]);
     let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
-    assert!(defs[0].get("x-agtool").is_none());
     assert_eq!(
         defs[0]["input_schema"]["properties"]["limit"]["maximum"],
         2000
@@ -443,11 +451,11 @@ fn call_honours_groups_and_direct_subcommands_always_run() {
     out.code(1);
     assert_eq!(
         out.out,
-        "Error: grep is in the group files, which is not enabled; enable it with --groups files (or config tools.groups)\n"
+        "Error: grep is in the group files, which is not enabled (enabled: edit, from --groups); enable it with --groups edit,files (or AGTOOL_GROUPS, or config tools.groups)\n"
     );
     assert_eq!(ws.run(&["--groups", "edit", "grep", "hit"]).ok(), "a.txt\n");
     // The schema export leaves the files group out too.
-    let out = ws.run(&["schema", "--groups", "edit"]);
+    let out = ws.run(&["schema", "--groups", "edit", "--extensions"]);
     let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
     assert!(
         defs.iter().all(|d| d["x-agtool"]["group"] == "edit"),

@@ -348,7 +348,7 @@ fn schema_marks_the_exec_tools_sensitive_and_serial() {
     let ws = Workspace::new();
     let out = ws
         .cmd()
-        .args(["schema", "--groups", "exec"])
+        .args(["schema", "--groups", "exec", "--extensions"])
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();

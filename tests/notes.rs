@@ -655,7 +655,7 @@ fn three_hundred_notes_are_listed_by_the_rule() {
 #[test]
 fn schema_and_call_expose_the_notes_group() {
     let ws = setup();
-    let r = ws.run(&["--groups", "notes", "schema"]);
+    let r = ws.run(&["--groups", "notes", "schema", "--extensions"]);
     let defs: serde_json::Value = serde_json::from_str(r.ok()).unwrap();
     let names: Vec<&str> = defs
         .as_array()
@@ -683,7 +683,14 @@ fn schema_and_call_expose_the_notes_group() {
         ".agent-state/config.toml",
         "[notes]\nwrite_sensitive = true\n",
     );
-    let r = ws.run(&["--groups", "notes", "schema", "--format", "mcp"]);
+    let r = ws.run(&[
+        "--groups",
+        "notes",
+        "schema",
+        "--format",
+        "mcp",
+        "--extensions",
+    ]);
     let defs: serde_json::Value = serde_json::from_str(r.ok()).unwrap();
     let sensitive: Vec<bool> = defs
         .as_array()
@@ -701,7 +708,10 @@ fn schema_and_call_expose_the_notes_group() {
             .unwrap(),
     );
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.out.contains("--groups notes"), "{r:?}");
+    assert!(
+        r.out.contains("group notes") && r.out.contains("--groups files,notes"),
+        "{r:?}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! struct (clap's `default_value` is shown in `--help` only; values clap filled in from a default
 //! are not copied into the object).
 
+pub mod export;
 pub mod fast_check;
 
 use std::any::TypeId;

@@ -5,15 +5,15 @@ use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use super::buffer::{HeadTailBuffer, RenderedOutput};
 use std::os::fd::AsFd;
 
+use super::buffer::{HeadTailBuffer, RenderedOutput};
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
     reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
 };
 use super::tree::{TreeLease, kill_tree, may_have_survivors};
-use crate::interrupt::{InterruptWatch, signal_name};
+use crate::interrupt::{Cancel, InterruptWatch, Stop, signal_name};
 
 /// Default `timeout_ms` (spec 05).
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
@@ -46,6 +46,9 @@ pub struct ExecRequest {
     pub max_output_bytes: usize,
     /// Config `exec.prefix`: argv words put in front of `argv` (empty: none).
     pub prefix: Vec<String>,
+    /// A stop request from the face that runs the call (the MCP server's cancellation, end
+    /// of input); [`Cancel::never`] on the command line, where signals do that job.
+    pub cancel: Cancel,
 }
 
 impl ExecRequest {
@@ -58,6 +61,7 @@ impl ExecRequest {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             prefix: Vec::new(),
+            cancel: Cancel::never(),
         }
     }
 }
@@ -86,6 +90,10 @@ pub enum ExecError {
         signal_name(*.0)
     )]
     Interrupted(i32),
+    /// The request's [`Cancel`] fired while the command ran; the command and everything it
+    /// started were killed.
+    #[error("the call was cancelled; the command and everything it started were killed")]
+    Cancelled,
 }
 
 /// The result of a command that ran.
@@ -134,7 +142,8 @@ impl ExecOutcome {
 /// one-shot call leaves no process behind.
 ///
 /// SIGTERM, SIGINT, SIGHUP and SIGQUIT to this process while the command runs kill the tree the same
-/// way, then end the call with [`ExecError::Interrupted`].
+/// way, then end the call with [`ExecError::Interrupted`]; so does the request's [`Cancel`],
+/// ending it with [`ExecError::Cancelled`].
 ///
 /// Errors: [`ExecError`] when the request is invalid, the program cannot be started or a
 /// termination signal came; a command that runs and fails is an `Ok` with its exit code.
@@ -154,7 +163,10 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let argv = with_prefix(&req.prefix, &req.argv);
     // Caught from before the spawn, so there is no moment when a signal would end agtool and
     // leave the new tree running.
-    let watch = InterruptWatch::start();
+    let watch = InterruptWatch::start(&req.cancel);
+    if let Some(stop) = watch.received() {
+        return Err(stopped(stop));
+    }
     let start = Instant::now();
     let mut sp = spawn(
         &argv,
@@ -177,7 +189,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let mut killed = false;
 
     loop {
-        if let Some(sig) = watch.as_ref().and_then(InterruptWatch::received) {
+        if let Some(stop) = watch.received() {
             if !killed {
                 kill_tree(&sp.tree, &mut || {
                     if status.is_none() {
@@ -188,7 +200,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
                     reap_blocking(&mut sp.child, DRAIN_AFTER_EXIT);
                 }
             }
-            return Err(ExecError::Interrupted(sig));
+            return Err(stopped(stop));
         }
         if status.is_none() {
             status = try_reap(&mut sp.child);
@@ -227,7 +239,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
             (!eof).then_some(&sp.output),
             sp.pidfd.as_ref(),
             status.is_none(),
-            watch.as_ref().map(InterruptWatch::fd),
+            &watch.fds(),
             limit - now,
         );
         if ready.output {
@@ -245,8 +257,8 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     if !killed && may_have_survivors(&sp.tree) {
         kill_tree(&sp.tree, &mut || {});
     }
-    if let Some(sig) = watch.as_ref().and_then(InterruptWatch::received) {
-        return Err(ExecError::Interrupted(sig));
+    if let Some(stop) = watch.received() {
+        return Err(stopped(stop));
     }
     let wall_time = start.elapsed();
     let code = if timed_out {
@@ -261,6 +273,14 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         output: buf.render(),
         timeout_ms: req.timeout_ms,
     })
+}
+
+/// The error for a call stopped by `stop`.
+fn stopped(stop: Stop) -> ExecError {
+    match stop {
+        Stop::Signal(sig) => ExecError::Interrupted(sig),
+        Stop::Cancelled => ExecError::Cancelled,
+    }
 }
 
 #[cfg(test)]
@@ -457,6 +477,34 @@ mod tests {
         assert_eq!(out.output.text, "started\n");
         // No 2 s drain: the daemon does not hold the pipe.
         assert!(out.wall_time < DRAIN_AFTER_EXIT, "{:?}", out.wall_time);
+        assert_none_left(&marker);
+    }
+
+    #[test]
+    fn a_cancel_kills_the_tree_and_ends_the_call() {
+        let marker = unique_sleep();
+        let mut req = sh(&format!("sleep {marker} & sleep {marker}; echo done"));
+        req.cancel = Cancel::new();
+        let cancel = req.cancel.clone();
+        let start = Instant::now();
+        let firing = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            cancel.fire();
+        });
+        assert_eq!(run(&req).unwrap_err(), ExecError::Cancelled);
+        firing.join().unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_none_left(&marker);
+        // Fired before the start: nothing is spawned.
+        let marker = unique_sleep();
+        let mut req = sh(&format!("sleep {marker}"));
+        req.cancel = Cancel::new();
+        req.cancel.fire();
+        assert_eq!(run(&req).unwrap_err(), ExecError::Cancelled);
         assert_none_left(&marker);
     }
 

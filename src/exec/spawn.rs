@@ -294,20 +294,20 @@ const EXIT_TICK: Duration = Duration::from_millis(10);
 
 /// Waits up to `timeout` for output on `output` (when given) or the child's exit (when `pidfd`
 /// is given; without one the wait is cut to a short tick and `exit` is reported as a hint).
-/// `wake` (an [`InterruptWatch`](crate::interrupt::InterruptWatch)'s pipe) also ends the wait
-/// when it becomes readable; the caller asks the watch what happened.
+/// `wake` (an [`InterruptWatch`](crate::interrupt::InterruptWatch)'s pipes) also ends the
+/// wait when one becomes readable; the caller asks the watch what happened.
 pub(crate) fn wait_io(
     output: Option<&PipeReader>,
     pidfd: Option<&OwnedFd>,
     watch_exit: bool,
-    wake: Option<BorrowedFd<'_>>,
+    wake: &[BorrowedFd<'_>],
     timeout: Duration,
 ) -> Ready {
-    let mut fds = Vec::with_capacity(3);
+    let mut fds = Vec::with_capacity(4);
     if let Some(o) = output {
         fds.push(PollFd::new(o, PollFlags::IN));
     }
-    if let Some(w) = &wake {
+    for w in wake {
         fds.push(PollFd::new(w, PollFlags::IN));
     }
     let pid_slot = match (watch_exit, pidfd) {

@@ -2,15 +2,13 @@
 //! hosts (spec 00 "Three ways to pass arguments", spec 07 "call").
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::faces::input::{json_type, parse_object, read_stdin_text};
 use crate::faces::run::run_with_timeout;
-use crate::tools::{self, ToolSpec};
+use crate::tools;
 use crate::workspace::context::Ctx;
-
-use super::schema::{group_enabled, left_out, unknown_tool};
 
 /// The `call` subcommand.
 pub fn command() -> Command {
@@ -51,24 +49,19 @@ pub fn parse_envelope(v: &Value) -> Result<(String, Value), ToolError> {
     Ok((name, args))
 }
 
-/// Finds an enabled tool, refusing one outside the enabled groups (spec 00) or left out in
-/// this context ([`ToolSpec::view`]; spec 06: `skill` with no skill at all).
-fn enabled_tool(ctx: &Ctx, name: &str) -> Result<ToolSpec, ToolError> {
-    let spec = tools::find(name).ok_or_else(|| unknown_tool(name))?;
-    if !group_enabled(ctx, &spec) {
-        return Err(ToolError::refused(format!(
-            "{} is in the group {}, which is not enabled; enable it with --groups {} (or config tools.groups)",
-            spec.name,
-            spec.meta.group.name(),
-            spec.meta.group.name()
-        )));
-    }
-    spec.view(ctx).map_err(|why| left_out(&spec, &why))?;
-    Ok(spec)
+/// The id an envelope carries, if any, as the host spelled it: `call_id` (an OpenAI Responses
+/// function_call item, whose `id` is the item's own), else `tool_use_id`, else `id` (an
+/// Anthropic tool_use block, an OpenAI Chat tool_call).
+pub fn envelope_id(v: &Value) -> Option<Value> {
+    ["call_id", "tool_use_id", "id"]
+        .iter()
+        .find_map(|k| v.get(*k).filter(|id| !id.is_null()).cloned())
 }
 
+/// Runs one call of a tool the context exposes (a tool outside the enabled groups is refused
+/// with the groups that are enabled, spec 00).
 fn run_one(ctx: &Ctx, name: &str, args: Value) -> ToolResult {
-    let spec = enabled_tool(ctx, name)?;
+    let spec = tools::exposed_tool(ctx, name)?.spec;
     if !args.is_object() {
         return Err(ToolError::usage(format!(
             "arguments for {name}: expected a JSON object, got {}",
@@ -92,6 +85,11 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         None => {
             let v: Value = serde_json::from_str(&input)
                 .map_err(|e| ToolError::usage(format!("envelope: not valid JSON: {e}")))?;
+            if v.is_array() {
+                return Err(ToolError::usage(
+                    "call: stdin holds a JSON array; several calls go through agtool call --batch",
+                ));
+            }
             let (name, args) = parse_envelope(&v)?;
             run_one(ctx, &name, args)
         }
@@ -99,7 +97,8 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
 }
 
 /// `call --batch`: every envelope runs, in parallel unless one of them is a serial tool, and
-/// the results come back in input order as `{name, ok, output}`.
+/// the results come back in input order as `{id, name, ok, output}`, `id` echoing the
+/// envelope's `id` / `call_id` / `tool_use_id` when it has one (spec 07 "call").
 fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
     let calls: Vec<Value> = match serde_json::from_str(input) {
         Ok(Value::Array(a)) => a,
@@ -156,12 +155,20 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
     };
     let out: Vec<Value> = results
         .into_iter()
-        .map(|(name, r)| {
+        .zip(&calls)
+        .map(|((name, r), call)| {
             let (ok, output) = match r {
                 Ok(o) => (true, o.text),
                 Err(e) => (false, format!("Error: {}", e.message)),
             };
-            json!({"name": name, "ok": ok, "output": output})
+            let mut result = Map::new();
+            if let Some(id) = envelope_id(call) {
+                result.insert("id".into(), id);
+            }
+            result.insert("name".into(), Value::String(name));
+            result.insert("ok".into(), Value::Bool(ok));
+            result.insert("output".into(), Value::String(output));
+            Value::Object(result)
         })
         .collect();
     Ok(Output::text(

@@ -124,6 +124,29 @@ pub fn catching_panics(json: bool, main: impl FnOnce() -> i32) -> i32 {
     }
 }
 
+/// `result` with the call's notices (things said once, such as a replaced state database)
+/// after its text or message, and as a `notices` list in the `--json` envelope.
+pub fn with_notices(result: ToolResult, notices: Vec<String>) -> ToolResult {
+    if notices.is_empty() {
+        return result;
+    }
+    let joined = notices.join("\n");
+    match result {
+        Ok(mut out) => {
+            if !out.text.is_empty() && !out.text.ends_with('\n') {
+                out.text.push('\n');
+            }
+            out.text.push_str(&joined);
+            Ok(out.with("notices", notices))
+        }
+        Err(mut e) => {
+            e.message.push('\n');
+            e.message.push_str(&joined);
+            Err(e.with("notices", notices))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -1,5 +1,6 @@
 //! Running a tool under its timeout (spec 07 "Timeouts").
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -8,7 +9,7 @@ use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::faces::output::print_result;
 use crate::tools::ToolSpec;
 use crate::workspace::context::Ctx;
-use crate::workspace::write_gate::GATE;
+use crate::workspace::write_gate::WriteGate;
 
 /// Runs a tool on a JSON object under its timeout (spec 07, "Timeouts"): the default of the
 /// tool, or `--timeout-ms`. A timed-out call is reported with exit 124; the process exits
@@ -18,17 +19,32 @@ use crate::workspace::write_gate::GATE;
 /// `--timeout-ms` as its own `timeout_ms` and must kill its process tree before returning, so
 /// exiting under it would leave the tree running.
 pub fn run_with_timeout(ctx: &Ctx, spec: &ToolSpec, value: Value) -> ToolResult {
-    let Some(default_ms) = spec.meta.timeout_ms else {
+    let Some(ms) = timeout_for(ctx, spec) else {
         return (spec.run_json)(ctx, value);
     };
-    let ms = ctx.timeout_ms.unwrap_or(default_ms);
     // The tool runs on this thread and a watchdog thread ends the process if it is late:
     // handing the work to another thread and waiting for it costs a scheduling round trip,
     // which on a busy machine was most of a small read-file's time.
-    let watchdog = Watchdog::arm(ms, spec.name, ctx.json);
+    let watchdog = Watchdog::arm(ms, spec.name, ctx.json, ctx.gate.clone());
     let result = (spec.run_json)(ctx, value);
     watchdog.disarm();
     result
+}
+
+/// The error of a call that ran out of time: `<tool> timed out after <ms> ms` (exit 124).
+pub fn timed_out(tool: &str, ms: u64) -> ToolError {
+    ToolError {
+        kind: ErrorKind::Timeout,
+        message: format!("{tool} timed out after {ms} ms"),
+        fields: Map::new(),
+    }
+}
+
+/// The timeout that applies to a call of `spec` in `ctx`, in ms: `--timeout-ms`, else the
+/// tool's default; None for tools that time themselves (the exec group).
+pub fn timeout_for(ctx: &Ctx, spec: &ToolSpec) -> Option<u64> {
+    let default_ms = spec.meta.timeout_ms?;
+    Some(ctx.timeout_ms.unwrap_or(default_ms))
 }
 
 /// Ends the process with `Error: <tool> timed out after <ms> ms` (exit 124) unless disarmed in
@@ -39,7 +55,7 @@ struct Watchdog {
 }
 
 impl Watchdog {
-    fn arm(ms: u64, tool: &'static str, json: bool) -> Watchdog {
+    fn arm(ms: u64, tool: &'static str, json: bool, gate: Arc<WriteGate>) -> Watchdog {
         let state = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
         let shared = state.clone();
         std::thread::spawn(move || {
@@ -50,13 +66,8 @@ impl Watchdog {
                 .unwrap_or_else(|p| p.into_inner());
             // While the call writes files it is not abandoned: it finishes (or restores what
             // it wrote) and prints its own result (see `write_gate`).
-            if !*disarmed && GATE.abandon() {
-                let err = ToolError {
-                    kind: ErrorKind::Timeout,
-                    message: format!("{tool} timed out after {ms} ms"),
-                    fields: Map::new(),
-                };
-                std::process::exit(print_result(json, Err(err)));
+            if !*disarmed && gate.abandon() {
+                std::process::exit(print_result(json, Err(timed_out(tool, ms))));
             }
         });
         Watchdog { state }

@@ -1,37 +1,95 @@
-//! `agtool schema`: the tool definitions for a host, in the anthropic, openai or mcp shape
-//! (spec 07, "schema").
+//! `agtool schema`: the tool definitions for a host, in the shape each API accepts as it is
+//! (spec 07, "schema"): anthropic, openai (Chat Completions), openai-responses and mcp.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Value, json};
 
-use crate::error::{Output, ToolError, ToolResult};
-use crate::tools::{self, ToolSpec, ToolView};
+use crate::args::export::{portable, strict};
+use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::tools::{self, Exposed, ToolMeta, ToolView};
 use crate::workspace::context::Ctx;
+
+/// The shapes `schema` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Anthropic Messages API: `{name, description, input_schema}`.
+    Anthropic,
+    /// OpenAI Chat Completions: `{type: "function", function: {name, description, parameters}}`.
+    OpenAi,
+    /// OpenAI Responses API: `{type: "function", name, description, parameters, strict}`.
+    OpenAiResponses,
+    /// MCP `tools/list`: `{name, description, inputSchema, annotations}`.
+    Mcp,
+}
+
+impl Format {
+    /// Every format with its `--format` name.
+    pub const ALL: [(Format, &'static str); 4] = [
+        (Format::Anthropic, "anthropic"),
+        (Format::OpenAi, "openai"),
+        (Format::OpenAiResponses, "openai-responses"),
+        (Format::Mcp, "mcp"),
+    ];
+
+    /// The format called `name`.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|(_, n)| *n == name)
+            .map(|(f, _)| f)
+    }
+
+    /// Whether `--strict` applies (the OpenAI formats).
+    pub fn takes_strict(self) -> bool {
+        matches!(self, Format::OpenAi | Format::OpenAiResponses)
+    }
+}
+
+/// How to print a definition.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// The API's shape.
+    pub format: Format,
+    /// OpenAI strict mode (only with an OpenAI format).
+    pub strict: bool,
+    /// Add the `x-agtool` metadata (which the APIs themselves reject).
+    pub extensions: bool,
+}
 
 /// The `schema` subcommand.
 pub fn command() -> Command {
+    let formats: Vec<&str> = Format::ALL.iter().map(|(_, n)| *n).collect();
     Command::new("schema")
         .about("Print the tool definitions (JSON Schema) for an agent host")
         .arg(Arg::new("tools").value_name("TOOL").num_args(0..).help("Only these tools (default: every tool in the enabled groups)"))
         .arg(
             Arg::new("format")
                 .long("format")
-                .value_parser(["anthropic", "openai", "mcp"])
+                .value_parser(formats)
                 .default_value("anthropic")
-                .help("The shape of each definition"),
+                .help("The API whose tool shape to print"),
         )
         .arg(
+            Arg::new("strict")
+                .long("strict")
+                .action(ArgAction::SetTrue)
+                .help("OpenAI strict mode: every property required (optional ones nullable), no extra keys, constraints in the descriptions"),
+        )
+        .arg(
+            Arg::new("extensions")
+                .long("extensions")
+                .action(ArgAction::SetTrue)
+                .help("Add agtool's own metadata as \"x-agtool\" (group, sensitive, serial, timeout_ms, idempotent, tags); APIs reject it"),
+        )
+        .arg(
+            // The default used to carry x-agtool; the old opt-out is kept so scripts still run.
             Arg::new("no_extensions")
                 .long("no-extensions")
                 .action(ArgAction::SetTrue)
-                .help("Leave out the x-agtool metadata, for consumers that reject unknown keys"),
+                .conflicts_with("extensions")
+                .hide(true),
         )
-        .after_help("Examples:\n  agtool schema\n  agtool schema --groups files,edit --format openai\n  agtool schema read_file grep --format mcp")
-}
-
-/// Whether a group is enabled by the context's group list (`all` enables every group).
-pub fn group_enabled(ctx: &Ctx, spec: &ToolSpec) -> bool {
-    spec.in_groups(&ctx.groups)
+        .after_help("Examples:\n  agtool schema\n  agtool schema --groups files,edit --format openai --strict\n  agtool schema read_file grep --format mcp")
 }
 
 /// The `x-agtool` metadata object of a tool (seed 002), as it looks in this context.
@@ -47,74 +105,102 @@ pub fn extensions(view: &ToolView) -> Value {
     })
 }
 
-/// One tool's definition in `format`, from its view in the context ([`ToolSpec::view`]).
-pub fn definition(spec: &ToolSpec, view: &ToolView, format: &str, with_extensions: bool) -> Value {
-    let schema = (spec.schema)().clone();
-    let description = view.description.as_ref();
-    let meta = &view.meta;
-    let mut def = match format {
-        "openai" => json!({
+/// The MCP tool annotations of a tool (spec 07 "schema", mcp).
+pub fn annotations(meta: &ToolMeta) -> Value {
+    json!({
+        "readOnlyHint": meta.read_only,
+        "destructiveHint": meta.destructive,
+        "idempotentHint": meta.idempotent,
+        "openWorldHint": meta.open_world,
+    })
+}
+
+/// One tool's definition in `shape`: a portable schema (see [`portable`]), made strict when
+/// asked, wrapped the way the API wants it.
+pub fn definition(tool: &Exposed, shape: Shape) -> Value {
+    let spec = &tool.spec;
+    let mut schema = (spec.schema)().clone();
+    portable(&mut schema);
+    let strict_mode = shape.strict && shape.format.takes_strict();
+    if strict_mode {
+        strict(&mut schema);
+    }
+    let description = tool.view.description.as_ref();
+    let mut def = match shape.format {
+        Format::Anthropic => {
+            json!({"name": spec.name, "description": description, "input_schema": schema})
+        }
+        Format::OpenAi => {
+            let mut function =
+                json!({"name": spec.name, "description": description, "parameters": schema});
+            if strict_mode {
+                function["strict"] = Value::Bool(true);
+            }
+            json!({"type": "function", "function": function})
+        }
+        // The Responses API takes strict mode as the default when `strict` is left out, so
+        // the flag is always spelled out.
+        Format::OpenAiResponses => json!({
             "type": "function",
-            "function": {"name": spec.name, "description": description, "parameters": schema},
+            "name": spec.name,
+            "description": description,
+            "parameters": schema,
+            "strict": strict_mode,
         }),
-        "mcp" => json!({
+        Format::Mcp => json!({
             "name": spec.name,
             "description": description,
             "inputSchema": schema,
-            "annotations": {
-                "readOnlyHint": meta.read_only,
-                "destructiveHint": meta.destructive,
-                "idempotentHint": meta.idempotent,
-                "openWorldHint": meta.open_world,
-            },
+            "annotations": annotations(&tool.view.meta),
         }),
-        _ => {
-            json!({"name": spec.name, "description": description, "input_schema": schema})
-        }
     };
-    if with_extensions {
-        def["x-agtool"] = extensions(view);
+    if shape.extensions {
+        def["x-agtool"] = extensions(&tool.view);
     }
     def
+}
+
+/// The definitions of the tools `ctx` exposes (all of them, or the `wanted` ones in that
+/// order). A wanted tool that is unknown or outside the enabled groups is a usage error saying
+/// which groups are enabled.
+pub fn definitions(ctx: &Ctx, wanted: &[String], shape: Shape) -> Result<Vec<Value>, ToolError> {
+    if shape.strict && !shape.format.takes_strict() {
+        return Err(ToolError::usage(
+            "--strict is OpenAI's strict mode: use it with --format openai or openai-responses",
+        ));
+    }
+    let exposed = tools::exposed(ctx)?;
+    if wanted.is_empty() {
+        return Ok(exposed.iter().map(|t| definition(t, shape)).collect());
+    }
+    wanted
+        .iter()
+        .map(|name| {
+            let tool = tools::exposed_tool(ctx, name).map_err(|mut e| {
+                e.kind = ErrorKind::Usage;
+                e
+            })?;
+            Ok(definition(&tool, shape))
+        })
+        .collect()
 }
 
 /// Runs `schema`.
 pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
     let format = m
         .get_one::<String>("format")
-        .map(String::as_str)
-        .unwrap_or("anthropic");
+        .and_then(|f| Format::from_name(f))
+        .unwrap_or(Format::Anthropic);
     let wanted: Vec<String> = m
         .get_many::<String>("tools")
         .map(|v| v.cloned().collect())
         .unwrap_or_default();
-    let with_extensions = !m.get_flag("no_extensions");
-    let mut defs = Vec::new();
-    if wanted.is_empty() {
-        for (spec, view) in tools::offered(ctx) {
-            defs.push(definition(&spec, &view, format, with_extensions));
-        }
-    } else {
-        for name in &wanted {
-            let spec = tools::find(name).ok_or_else(|| unknown_tool(name))?;
-            let view = spec.view(ctx).map_err(|why| left_out(&spec, &why))?;
-            defs.push(definition(&spec, &view, format, with_extensions));
-        }
-    }
+    let shape = Shape {
+        format,
+        strict: m.get_flag("strict"),
+        extensions: m.get_flag("extensions"),
+    };
+    let defs = definitions(ctx, &wanted, shape)?;
     let text = serde_json::to_string_pretty(&Value::Array(defs)).unwrap_or_default();
     Ok(Output::text(text))
-}
-
-/// The error for a tool left out in this context ([`ToolSpec::view`] gave `why`).
-pub fn left_out(spec: &ToolSpec, why: &str) -> ToolError {
-    ToolError::usage(format!("{} is not available here: {why}", spec.name))
-}
-
-/// The error for an unknown tool name, listing the known ones.
-pub fn unknown_tool(name: &str) -> ToolError {
-    let known: Vec<&str> = tools::registry().iter().map(|t| t.name).collect();
-    ToolError::usage(format!(
-        "unknown tool {name:?}; known tools: {}",
-        known.join(", ")
-    ))
 }

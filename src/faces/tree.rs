@@ -58,7 +58,7 @@ pub fn global_args(cmd: Command) -> Command {
             .long("groups")
             .value_name("LIST")
             .global(true)
-            .help("Tool groups enabled for call and schema, e.g. files,edit or all [env: AGTOOL_GROUPS]"),
+            .help("Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]"),
     )
     .arg(
         Arg::new("color")

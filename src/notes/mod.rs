@@ -23,7 +23,6 @@ use crate::workspace::dir::{EntryKind, EntryStat, OpenDir};
 use crate::workspace::fs::PathLock;
 use crate::workspace::policy::{self, Access};
 use crate::workspace::root;
-use crate::workspace::write_gate::GATE;
 
 pub use name::NoteName;
 
@@ -293,7 +292,7 @@ impl<'c> Store<'c> {
         self.plan_write(name, content, append)?;
         let _lock = self.lock(name)?;
         let (after, created) = self.plan_write(name, content, append)?;
-        let _writing = GATE.start_writing().ok_or_else(|| {
+        let _writing = self.ctx.gate.start_writing().ok_or_else(|| {
             refuse("the call timed out before writing; nothing was changed".to_owned())
         })?;
         self.dir
@@ -363,7 +362,7 @@ impl<'c> Store<'c> {
         self.deletable(name)?;
         let _lock = self.lock(name)?;
         let size = self.deletable(name)?;
-        let _writing = GATE.start_writing().ok_or_else(|| {
+        let _writing = self.ctx.gate.start_writing().ok_or_else(|| {
             refuse("the call timed out before deleting; nothing was changed".to_owned())
         })?;
         self.dir

@@ -109,6 +109,7 @@ fn delete_link(ctx: &Ctx, spelled: &str, link: &CheckedPath, dry_run: bool) -> T
         return Ok(Output::text(format!("Would delete {spelled} ({what})\n")).with("dry_run", true));
     }
     let _txn = Transaction::begin(ctx, [link.real.as_path()])?;
+    let _writing = ctx.gate.writing()?;
     loc.dir.unlink(&loc.name).map_err(cannot)?;
     let _ = loc.dir.sync();
     let _ = ctx.with_state(|s| s.forget(&link.real));
@@ -214,6 +215,8 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
         }
         return Ok(Output::text(text).with("dry_run", true));
     }
+    // From here the deletion runs to its end even past a timeout or a cancellation.
+    let _writing = ctx.gate.writing()?;
     let stop = Stop::watching();
     if let Err((done, rel, err)) = tree::remove(&top, &entries, &stop) {
         let _ = ctx.with_state(|s| s.forget(&path.real));

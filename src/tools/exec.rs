@@ -100,12 +100,18 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
                 b.min(MAX_OUTPUT_BYTES_LIMIT) as usize
             }),
             prefix: ctx.exec_prefix(),
+            cancel: ctx.cancel.clone(),
         };
         let outcome = crate::exec::run(&req).map_err(|e| match e {
             ExecError::EmptyCommand | ExecError::BadTimeout(_) => ToolError::usage(e.to_string()),
             ExecError::BadWorkdir(_) | ExecError::Spawn(_) => ToolError::refused(e.to_string()),
             ExecError::Interrupted(sig) => ToolError {
                 kind: ErrorKind::Interrupted(sig),
+                message: e.to_string(),
+                fields: serde_json::Map::new(),
+            },
+            ExecError::Cancelled => ToolError {
+                kind: ErrorKind::Cancelled,
                 message: e.to_string(),
                 fields: serde_json::Map::new(),
             },

@@ -54,6 +54,22 @@ pub enum Group {
 }
 
 impl Group {
+    /// Every group, in the order messages list them.
+    pub const ALL: [Group; 7] = [
+        Group::Files,
+        Group::Edit,
+        Group::Delete,
+        Group::Exec,
+        Group::Web,
+        Group::Skill,
+        Group::Notes,
+    ];
+
+    /// The group called `name` in `--groups`, None for an unknown name.
+    pub fn from_name(name: &str) -> Option<Group> {
+        Group::ALL.into_iter().find(|g| g.name() == name)
+    }
+
     /// The group's name as used in `--groups` and config `tools.groups`.
     pub fn name(self) -> &'static str {
         match self {
@@ -206,20 +222,6 @@ pub fn parent_about(parent: &str) -> &'static str {
     }
 }
 
-/// The tools `ctx` offers to a host (`schema` with no names, `mcp`'s `tools/list`): those of
-/// the enabled groups that are not left out in this context, in registry order, each with
-/// its view.
-pub fn offered(ctx: &Ctx) -> Vec<(ToolSpec, ToolView)> {
-    registry()
-        .into_iter()
-        .filter(|t| t.in_groups(&ctx.groups))
-        .filter_map(|t| {
-            let view = t.view(ctx).ok()?;
-            Some((t, view))
-        })
-        .collect()
-}
-
 fn run_json<T: Tool>(ctx: &Ctx, mut value: Value) -> ToolResult {
     args::normalize_json(&mut value);
     args::validate(args::cached_schema::<T::Args>(), &value)?;
@@ -277,4 +279,105 @@ pub fn find_verb(parent: &str, verb: &str) -> Option<ToolSpec> {
 pub fn find(name: &str) -> Option<ToolSpec> {
     let snake = name.replace('-', "_");
     registry().into_iter().find(|t| t.name == snake)
+}
+
+/// A tool as one context exposes it to a host: the registry entry and its view there
+/// ([`ToolSpec::view`]: the description and metadata the faces show).
+pub struct Exposed {
+    /// The registry entry.
+    pub spec: ToolSpec,
+    /// How the tool looks in this context.
+    pub view: ToolView,
+}
+
+/// The groups `ctx` enables for `call`, `schema` and `mcp` (spec 00 "Groups"): its group
+/// names, `all` meaning every group. Errors (usage, exit 2) on a name that is no group, naming
+/// where it came from and listing the valid names.
+pub fn enabled_groups(ctx: &Ctx) -> Result<Vec<Group>, ToolError> {
+    let mut enabled = Vec::new();
+    for name in &ctx.groups {
+        let found: Vec<Group> = if name == "all" {
+            Group::ALL.to_vec()
+        } else {
+            match Group::from_name(name) {
+                Some(g) => vec![g],
+                None => {
+                    let valid: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
+                    return Err(ToolError::usage(format!(
+                        "unknown tool group {name:?} in {}; the groups are {}, and all",
+                        ctx.groups_source,
+                        valid.join(", ")
+                    )));
+                }
+            }
+        };
+        for g in found {
+            if !enabled.contains(&g) {
+                enabled.push(g);
+            }
+        }
+    }
+    Ok(enabled)
+}
+
+/// The tools `ctx` exposes, in registry order: those of the enabled groups that are not left
+/// out in this context ([`ToolSpec::view`]), each with its view. This is the one place that
+/// decides what a host sees: `schema` prints these, `call` runs only these and `mcp` lists
+/// and runs only these. Errors as [`enabled_groups`].
+pub fn exposed(ctx: &Ctx) -> Result<Vec<Exposed>, ToolError> {
+    let groups = enabled_groups(ctx)?;
+    Ok(registry()
+        .into_iter()
+        .filter(|spec| groups.contains(&spec.meta.group))
+        .filter_map(|spec| {
+            let view = spec.view(ctx).ok()?;
+            Some(Exposed { spec, view })
+        })
+        .collect())
+}
+
+/// Why `name` is not among the tools `ctx` exposes: an unknown name (usage error listing the
+/// tools), a tool whose group is not enabled (a refusal naming its group and the enabled
+/// ones), or one left out in this context (usage error with the tool's reason). `enabled` is
+/// what [`enabled_groups`] returned.
+pub fn not_exposed(ctx: &Ctx, name: &str, enabled: &[Group]) -> ToolError {
+    let Some(spec) = find(name) else {
+        let known: Vec<&str> = registry().iter().map(|t| t.name).collect();
+        return ToolError::usage(format!(
+            "unknown tool {name:?}; known tools: {}",
+            known.join(", ")
+        ));
+    };
+    let group = spec.meta.group.name();
+    if enabled.contains(&spec.meta.group) {
+        // Left out in this context (spec 06: `skill` with no skill at all).
+        let why = spec.view(ctx).err().unwrap_or_default();
+        return ToolError::usage(format!("{} is not available here: {why}", spec.name));
+    }
+    let on: Vec<&str> = enabled.iter().map(|g| g.name()).collect();
+    let mut with = on.clone();
+    with.push(group);
+    let on = if on.is_empty() {
+        "none".to_owned()
+    } else {
+        on.join(", ")
+    };
+    ToolError::refused(format!(
+        "{} is in the group {group}, which is not enabled (enabled: {on}, from {}); enable it \
+         with --groups {} (or AGTOOL_GROUPS, or config tools.groups)",
+        spec.name,
+        ctx.groups_source,
+        with.join(",")
+    ))
+}
+
+/// The exposed tool called `name` (snake_case or kebab-case), or why there is none (see
+/// [`not_exposed`]; an unknown group is a usage error as in [`enabled_groups`]).
+pub fn exposed_tool(ctx: &Ctx, name: &str) -> Result<Exposed, ToolError> {
+    let snake = name.replace('-', "_");
+    let enabled = enabled_groups(ctx)?;
+    exposed(ctx)?
+        .into_iter()
+        .find(|t| t.spec.name == snake)
+        .ok_or_else(|| not_exposed(ctx, name, &enabled))
 }

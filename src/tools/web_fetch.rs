@@ -118,6 +118,7 @@ Loopback, private, link-local and cloud metadata addresses are refused unless co
                     policy,
                     max_body_bytes,
                     timeout: Duration::from_millis(timeout_ms),
+                    cancel: ctx.cancel.clone(),
                 })
                 .map_err(|e| tool_error(e, timeout_ms))?;
                 if let Err(e) = copies.store(&url, &doc) {
@@ -156,6 +157,11 @@ fn tool_error(e: WebError, timeout_ms: u64) -> ToolError {
         WebError::Timeout { waiting_for } => ToolError {
             kind: ErrorKind::Timeout,
             message: format!("web_fetch timed out after {timeout_ms} ms ({waiting_for})"),
+            fields: serde_json::Map::new(),
+        },
+        WebError::Stopped => ToolError {
+            kind: ErrorKind::Cancelled,
+            message: "web_fetch was stopped before the page arrived".to_owned(),
             fields: serde_json::Map::new(),
         },
     }

@@ -16,7 +16,7 @@ pub mod policy;
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -25,6 +25,7 @@ use self::convert::Treatment;
 use self::fetch::Clock;
 use self::html::HtmlPage;
 use self::policy::WebPolicy;
+use crate::workspace::cancel::Cancel;
 
 /// Most hops after the first URL: HTTP redirects and meta refreshes together (spec 06).
 pub const MAX_HOPS: usize = 5;
@@ -34,6 +35,8 @@ pub const MAX_REFRESH_SECS: u64 = 10;
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 5 << 20;
 /// Width, in columns, that converted HTML is wrapped to.
 pub const TEXT_WIDTH: usize = 100;
+/// How often the waiting thread looks at the caller's stop request.
+const STOP_POLL: Duration = Duration::from_millis(50);
 /// Stack of the worker thread: html5ever and html2text recurse on some inputs.
 const WORKER_STACK: usize = 256 << 20;
 
@@ -51,6 +54,9 @@ pub enum WebError {
         /// The step it was in (`reading the body of http://a/ (12 bytes so far)`).
         waiting_for: String,
     },
+    /// The caller's stop request fired (spec 07 "mcp": cancellation, end of input). The
+    /// worker thread is told to stop and left to end at its next read.
+    Stopped,
 }
 
 /// One fetch: the caller's URL and options.
@@ -66,6 +72,9 @@ pub struct FetchRequest {
     pub max_body_bytes: u64,
     /// The one deadline for everything, from now.
     pub timeout: Duration,
+    /// The call's stop request: when it fires the fetch answers [`WebError::Stopped`] within
+    /// 50 ms.
+    pub cancel: Cancel,
 }
 
 /// A fetched and converted document: what the output's header says, and the text.
@@ -180,17 +189,28 @@ pub fn fetch_document(req: &FetchRequest) -> Result<Document, WebError> {
             let _ = tx.send(run_hops(url, &req_owned, &worker_clock));
         })
         .map_err(|e| WebError::Refused(format!("cannot start the fetch: {e}")))?;
-    match rx.recv_timeout(clock.left()) {
-        Ok(result) => result,
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            clock.cancelled.store(true, Ordering::Relaxed);
-            Err(WebError::Timeout {
-                waiting_for: clock.progress.get(),
-            })
+    // The caller's stop request is looked at every 50 ms; the deadline is kept to the ms.
+    loop {
+        match rx.recv_timeout(clock.left().min(STOP_POLL)) {
+            Ok(result) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) if req.cancel.is_fired() => {
+                clock.cancelled.store(true, Ordering::Relaxed);
+                return Err(WebError::Stopped);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= clock.deadline => {
+                clock.cancelled.store(true, Ordering::Relaxed);
+                return Err(WebError::Timeout {
+                    waiting_for: clock.progress.get(),
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(WebError::Refused(
+                    "the fetch stopped unexpectedly (an internal error); please report it"
+                        .to_owned(),
+                ));
+            }
         }
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(WebError::Refused(
-            "the fetch stopped unexpectedly (an internal error); please report it".to_owned(),
-        )),
     }
 }
 

@@ -2,11 +2,12 @@
 //! configuration, policy and the (lazily opened) state store (spec 00).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
 use crate::text::path_escape::encode_path;
 use crate::workspace::beneath::Dir;
+use crate::workspace::cancel::Cancel;
 use crate::workspace::config::Config;
 use crate::workspace::fs::{Fs, describe};
 use crate::workspace::journal;
@@ -14,6 +15,7 @@ use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
 use crate::workspace::skill_dirs::SkillDir;
 use crate::workspace::state::StateStore;
+use crate::workspace::write_gate::WriteGate;
 
 /// Global settings after flags, environment and configuration are layered (spec 00).
 #[derive(Debug, Clone, Default)]
@@ -40,7 +42,9 @@ pub struct Settings {
     pub skills_dirs: Vec<PathBuf>,
 }
 
-/// Everything a tool needs besides its arguments. Shared across threads in `call --batch`.
+/// Everything a tool needs besides its arguments. Shared across threads in `call --batch`;
+/// the MCP server gives each call its own copy ([`Ctx::for_call`]) with its own stop request
+/// and write gate.
 pub struct Ctx {
     /// The current directory (physical, as `getcwd` gives it): relative paths resolve here.
     pub cwd: PathBuf,
@@ -58,8 +62,12 @@ pub struct Ctx {
     pub syntax_check: bool,
     /// Whether output is the `--json` envelope.
     pub json: bool,
-    /// Enabled groups for `call`, `mcp`, `schema`.
+    /// Enabled groups for `call`, `mcp`, `schema`, as spelled (checked by the faces against
+    /// the registry's groups).
     pub groups: Vec<String>,
+    /// Where [`Ctx::groups`] came from, for messages: `--groups`, `AGTOOL_GROUPS`, `config
+    /// tools.groups` or `the default`.
+    pub groups_source: &'static str,
     /// Global timeout override in ms.
     pub timeout_ms: Option<u64>,
     /// The notes store folder (spec 06): absolute, symlinks not resolved; not created.
@@ -70,10 +78,17 @@ pub struct Ctx {
     /// The skill folders the host gave (spec 06), in order, absolute.
     pub skill_dirs: Vec<SkillDir>,
     /// The file layer: handles on the allowed roots, through which every path is reached.
-    pub fs: Fs,
-    state: OnceLock<Result<Mutex<StateStore>, String>>,
+    pub fs: Arc<Fs>,
     /// Set once this process has looked for interrupted writes to recover.
-    recovered: OnceLock<()>,
+    recovered: Arc<OnceLock<()>>,
+    /// The stop request of the call running in this context (spec 07 "mcp": cancellation and
+    /// end of input). Long-running work checks it: exec passes it to the exec core, which kills
+    /// the process tree when it fires. Never fires on the command line.
+    pub cancel: Cancel,
+    /// The line between computing and writing for the call running in this context (see
+    /// [`WriteGate`]): a timeout or a cancellation abandons the call only before it writes.
+    pub gate: Arc<WriteGate>,
+    state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
     notices: Mutex<Vec<String>>,
@@ -151,12 +166,16 @@ impl Ctx {
         let syntax_check = !settings.no_syntax_check
             && !env_off("AGTOOL_SYNTAX_CHECK")
             && config.syntax_check.unwrap_or(true);
-        let groups = settings
-            .groups
-            .clone()
-            .or_else(|| std::env::var("AGTOOL_GROUPS").ok().map(|g| split_list(&g)))
-            .or_else(|| config.tools.as_ref().and_then(|t| t.groups.clone()))
-            .unwrap_or_else(|| DEFAULT_GROUPS.iter().map(|g| g.to_string()).collect());
+        let (groups, groups_source) = if let Some(g) = settings.groups.clone() {
+            (g, "--groups")
+        } else if let Ok(g) = std::env::var("AGTOOL_GROUPS") {
+            (split_list(&g), "AGTOOL_GROUPS")
+        } else if let Some(g) = config.tools.as_ref().and_then(|t| t.groups.clone()) {
+            (g, "config tools.groups")
+        } else {
+            let g = DEFAULT_GROUPS.iter().map(|g| g.to_string()).collect();
+            (g, "the default")
+        };
         let (notes_dir, notes_dir_origin) = notes_dir(settings, &config, &cwd, &root);
         let skill_dirs = SkillDir::from_sources(&settings.skills_dirs, &config, &cwd, &root);
         // Skill folders are readable by the read tools, so files beside a SKILL.md can be read
@@ -172,8 +191,8 @@ impl Ctx {
         );
         let fs = Fs::new(&root, policy.write_bases());
         Ok(Ctx {
-            fs,
-            recovered: OnceLock::new(),
+            fs: Arc::new(fs),
+            recovered: Arc::new(OnceLock::new()),
             cwd,
             root,
             agent,
@@ -183,14 +202,46 @@ impl Ctx {
             syntax_check,
             json: settings.json,
             groups,
+            groups_source,
             timeout_ms: settings.timeout_ms,
             notes_dir,
             notes_dir_origin,
             skill_dirs,
-            state: OnceLock::new(),
+            cancel: Cancel::never(),
+            gate: Arc::new(WriteGate::new()),
+            state: Arc::new(OnceLock::new()),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),
         })
+    }
+
+    /// A copy of this context for one call of a long-lived face (the MCP server): the same
+    /// workspace, configuration and state store, with `cancel` as the call's stop request and a
+    /// fresh write gate.
+    pub fn for_call(&self, cancel: Cancel) -> Ctx {
+        Ctx {
+            fs: self.fs.clone(),
+            recovered: self.recovered.clone(),
+            cwd: self.cwd.clone(),
+            root: self.root.clone(),
+            agent: self.agent.clone(),
+            config: self.config.clone(),
+            policy: self.policy.clone(),
+            freshness: self.freshness,
+            syntax_check: self.syntax_check,
+            json: self.json,
+            groups: self.groups.clone(),
+            groups_source: self.groups_source,
+            timeout_ms: self.timeout_ms,
+            notes_dir: self.notes_dir.clone(),
+            notes_dir_origin: self.notes_dir_origin,
+            skill_dirs: self.skill_dirs.clone(),
+            cancel,
+            gate: Arc::new(WriteGate::new()),
+            state: self.state.clone(),
+            notices: Mutex::new(Vec::new()),
+            unrecorded: Mutex::new(None),
+        }
     }
 
     /// Parses a `--groups` value (`files,edit`).

@@ -33,8 +33,9 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::interrupt::{InterruptWatch, signal_name};
+use crate::interrupt::{self, InterruptWatch, signal_name};
 use crate::workspace::beneath::{Dir, Kind, Stat, is_swapped};
+use crate::workspace::cancel::Cancel;
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 
@@ -101,7 +102,8 @@ impl Stop {
     /// Catches termination signals until dropped.
     pub fn watching() -> Stop {
         Stop {
-            watch: InterruptWatch::start(),
+            // Only signals: a cancellation never stops a write that has begun (the write gate).
+            watch: Some(InterruptWatch::start(&Cancel::never())),
         }
     }
 
@@ -112,7 +114,10 @@ impl Stop {
 
     /// The signal caught so far, if any.
     pub fn received(&self) -> Option<i32> {
-        self.watch.as_ref().and_then(InterruptWatch::received)
+        match self.watch.as_ref()?.received()? {
+            interrupt::Stop::Signal(sig) => Some(sig),
+            interrupt::Stop::Cancelled => None,
+        }
     }
 
     /// Fails with [`Interrupted`] when a signal was caught.

@@ -30,7 +30,6 @@ use crate::workspace::fs::{self as layer, PathLock, Stop, describe, interrupted_
 use crate::workspace::journal::{self, Left};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
-use crate::workspace::write_gate::GATE;
 
 /// One file's planned change.
 #[derive(Debug, Clone)]
@@ -309,9 +308,7 @@ impl<'c> Transaction<'c> {
         }
         // From here the call runs to its end even past its timeout: every file is written
         // (or restored) and registered, never some of them.
-        let _writing = GATE.start_writing().ok_or_else(|| {
-            ToolError::refused("the call timed out before writing; nothing was changed")
-        })?;
+        let _writing = self.ctx.gate.writing()?;
         // A termination signal stops the writes before their commit point (and cleans up).
         let stop = Stop::watching();
         // The new tags are hashed on another core while the files are written and fsynced:

@@ -1,14 +1,18 @@
 //! The line between a tool call that may still be abandoned and one that is writing files
 //! (spec 04 "Applying": all or nothing; spec 07 "Timeouts").
 //!
-//! A timed-out call ends the process. That is safe while a tool only reads and computes, but a
-//! transaction that has started writing must finish (or restore what it wrote) first, or a
-//! patch of 50 files could stop after 20. The timeout and the transaction meet here: whichever
-//! comes first wins, under one lock.
+//! A timed-out call ends the process (on the command line) or is answered and left behind (in
+//! the MCP server). That is safe while a tool only reads and computes, but a transaction that
+//! has started writing must finish (or restore what it wrote) first, or a patch of 50 files
+//! could stop after 20. The timeout (or a cancellation) and the transaction meet here:
+//! whichever comes first wins, under one lock. Each call's context holds its own gate
+//! ([`crate::workspace::context::Ctx::gate`]).
 
 use std::sync::{Mutex, PoisonError};
 
-/// Where the one tool call of this process stands.
+use crate::error::ToolError;
+
+/// Where one tool call stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// Reading and computing: a timeout may end the process.
@@ -19,14 +23,11 @@ enum Phase {
     Abandoned,
 }
 
-/// The gate between computing and writing. The process has one, [`GATE`]; tests make their own.
+/// The gate between computing and writing, one per call.
 #[derive(Debug)]
 pub struct WriteGate {
     phase: Mutex<Phase>,
 }
-
-/// The gate of this process's tool call.
-pub static GATE: WriteGate = WriteGate::new();
 
 /// Held while files are written; dropping it reopens the gate to a timeout.
 #[must_use = "the writes are only protected while the guard is held"]
@@ -57,9 +58,18 @@ impl WriteGate {
         (self.set(Phase::Writing) != Phase::Abandoned).then_some(Writing { gate: self })
     }
 
-    /// Called by the timeout: abandons the call unless files are being written. True when the
-    /// call was abandoned (no write will start; the process may exit now); false when writes
-    /// are under way (wait for the call's own result).
+    /// [`WriteGate::start_writing`], with the refusal for a call that was abandoned.
+    pub fn writing(&self) -> Result<Writing<'_>, ToolError> {
+        self.start_writing().ok_or_else(|| {
+            ToolError::refused(
+                "the call was stopped (timed out or cancelled) before writing; nothing was changed",
+            )
+        })
+    }
+
+    /// Called by a timeout or a cancellation: abandons the call unless files are being
+    /// written. True when the call was abandoned (no write will start; the process may exit or
+    /// answer now); false when writes are under way (wait for the call's own result).
     pub fn abandon(&self) -> bool {
         let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
         match *phase {

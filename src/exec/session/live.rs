@@ -185,7 +185,7 @@ impl Session {
                 (!eof).then_some(&sp.output),
                 sp.pidfd.as_ref(),
                 !reaped,
-                wake,
+                wake.as_slice(),
                 PUMP_TICK,
             );
             if let Some(r) = report.as_mut().filter(|r| !r.eof) {
@@ -424,7 +424,7 @@ fn start_guarded(
         if report.eof || Instant::now() >= end {
             break None;
         }
-        wait_io(None, None, false, Some(report.reader.as_fd()), PUMP_TICK);
+        wait_io(None, None, false, &[report.reader.as_fd()], PUMP_TICK);
     };
     let pid = first
         .as_deref()

@@ -1,0 +1,133 @@
+//! `agtool mcp`: the tools of the enabled groups served over the Model Context Protocol on
+//! stdio (spec 07 "mcp"), on rmcp, the official Rust SDK.
+//!
+//! rmcp reads and writes the JSON-RPC lines, answers `initialize` (protocol 2025-06-18 and
+//! 2025-11-25 and older), `server/discover` (2026-07-28) and `ping`, runs every request in a
+//! task of its own, cancels a request's token on `notifications/cancelled` and drops its
+//! answer, skips blank and unparsable lines, answers a well-formed message of the wrong shape
+//! (a JSON-RPC batch array) with -32600, and drops a line over [`MAX_LINE_BYTES`] without
+//! holding more of it. The pieces here: [`stdio`] keeps the protocol streams private,
+//! [`server`] lists and calls the registry's tools, [`calls`] runs one call on a blocking
+//! thread under its timeout and stops it from outside.
+//!
+//! End of input stops the server: every running call is stopped (exec trees killed), calls
+//! that are writing files finish, answers already made are flushed, and the process exits 0,
+//! within a second unless a write is under way. Sessions of exec_command belong to the
+//! workspace's session server and live on.
+
+pub mod calls;
+pub mod server;
+pub mod stdio;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use clap::Command;
+use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use tokio_util::sync::CancellationToken;
+
+use crate::tools;
+use crate::workspace::context::Ctx;
+use server::Server;
+use stdio::{EofWatch, Streams};
+
+/// The longest request line taken, in bytes (newline included); a longer one is dropped and
+/// the session goes on. rmcp's own default, stated here so the limit is ours.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// How long answers made while stopping may take to reach the client.
+const FLUSH: Duration = Duration::from_millis(300);
+
+/// The `mcp` subcommand.
+pub fn command() -> Command {
+    Command::new("mcp")
+        .about("Serve the tools of the enabled groups to an MCP host over stdio")
+        .long_about(
+            "Serve the tools of the enabled groups (--groups; default files) to an MCP host \
+             over stdio: the Model Context Protocol, one JSON-RPC message a line. Logs go to \
+             stderr (RUST_LOG=debug for more). The server ends when its input ends.",
+        )
+        .after_help(
+            "Examples:\n  agtool mcp --groups files,edit\n  claude mcp add agtool -- agtool mcp --groups files,edit\n  AGTOOL_GROUPS=all agtool mcp",
+        )
+}
+
+/// Runs the server until its input ends; returns the exit status (0; 2 for unknown groups; 1
+/// when the streams cannot be taken or the handshake fails; 128 + a signal that interrupted
+/// an exec).
+pub fn run(ctx: Ctx) -> i32 {
+    if let Err(e) = tools::exposed(&ctx) {
+        eprintln!("Error: {}", e.message);
+        return e.exit_code();
+    }
+    init_logging();
+    let streams = match stdio::take() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("Error: mcp: cannot take stdin and stdout for the protocol: {e}");
+            return 1;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("agtool-mcp")
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("Error: mcp: cannot start the runtime: {e}");
+            return 1;
+        }
+    };
+    let code = runtime.block_on(serve(Server::new(ctx), streams));
+    // Tool threads still computing after a timeout or a stop are left behind: they can no
+    // longer write, and the process is about to end.
+    runtime.shutdown_background();
+    code
+}
+
+/// Logs to stderr, filtered by RUST_LOG (default: warnings and errors).
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init();
+}
+
+async fn serve(server: Server, streams: Streams) -> i32 {
+    let ended = CancellationToken::new();
+    let reader = EofWatch::new(stdio::reader(streams.input), ended.clone());
+    let transport = AsyncRwTransport::new_server(reader, stdio::writer(streams.output))
+        .with_max_line_length(MAX_LINE_BYTES);
+    let stopping = server.stopping.clone();
+    let calls = server.calls.clone();
+    let exit_code = server.exit_code.clone();
+    let service = match server.serve(transport).await {
+        Ok(service) => service,
+        Err(ServerInitializeError::ConnectionClosed(_)) => return 0,
+        Err(e) => {
+            tracing::error!("mcp: the session did not start: {e}");
+            return 1;
+        }
+    };
+    let mut finished = tokio::spawn(service.waiting());
+    let done = tokio::select! {
+        _ = &mut finished => true,
+        () = ended.cancelled() => false,
+        () = stopping.cancelled() => false,
+    };
+    tracing::debug!("stopping");
+    stopping.cancel();
+    calls.close();
+    calls.wait().await;
+    if !done {
+        let _ = tokio::time::timeout(FLUSH, finished).await;
+    }
+    exit_code.load(Ordering::SeqCst)
+}
