@@ -1,5 +1,5 @@
 //! Crash safety (spec 01, "File layer"): SIGKILL `agtool write-file` at random moments while
-//! it replaces a ~50 MB file; the target must always be exactly the old or the new content,
+//! it replaces a ~16 MB file; the target must always be exactly the old or the new content,
 //! and nothing but stray `.<name>.agtool-*` temp files may be left beside it.
 
 mod write_common;
@@ -12,9 +12,9 @@ use write_common::Ws;
 
 /// Kills per run (issue 3 asks for at least 50).
 const KILLS: usize = 50;
-const SIZE: usize = 50 * 1024 * 1024;
+const SIZE: usize = 16 * 1024 * 1024;
 
-/// ~50 MB of numbered lines, all distinct from `other`'s.
+/// ~16 MB of numbered lines, all distinct from `other`'s.
 fn content(tag: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(SIZE + 64);
     let mut i = 0u64;

@@ -245,6 +245,17 @@ pub fn find_elision<'a>(
     new: impl IntoIterator<Item = &'a str>,
 ) -> Option<Elision> {
     let new: Vec<&str> = new.into_iter().collect();
+    // Placeholders are rare: look for them in the new lines first, so that an ordinary write
+    // (of a large file too) never indexes the old lines.
+    let candidates: Vec<(usize, &str)> = new
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| is_placeholder(l))
+        .map(|(i, l)| (i, *l))
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
     let mut old_counts: HashMap<&str, usize> = HashMap::new();
     let mut old_placeholders: HashSet<&str> = HashSet::new();
     for line in old {
@@ -253,10 +264,9 @@ pub fn find_elision<'a>(
             old_placeholders.insert(line.trim());
         }
     }
-    let (index, line) = new
-        .iter()
-        .enumerate()
-        .find(|(_, l)| is_placeholder(l) && !old_placeholders.contains(l.trim()))?;
+    let (index, line) = candidates
+        .into_iter()
+        .find(|(_, l)| !old_placeholders.contains(l.trim()))?;
     for l in &new {
         if let Some(n) = old_counts.get_mut(l)
             && *n > 0
