@@ -466,7 +466,7 @@ fn only_agent_state_web_is_written() {
 fn call_and_schema_know_web_fetch() {
     let server = Server::start("127.0.0.1", |_| Reply::ok("text/plain", "via call"));
     let ws = Ws::private();
-    let run = ws.agtool(&["schema", "--groups", "web"]);
+    let run = ws.agtool(&["schema", "--extensions", "--groups", "web"]);
     run.code(0)
         .has("\"name\": \"web_fetch\"")
         .has("\"sensitive\": true")
