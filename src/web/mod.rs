@@ -25,7 +25,7 @@ use self::convert::Treatment;
 use self::fetch::Clock;
 use self::html::HtmlPage;
 use self::policy::WebPolicy;
-use crate::workspace::cancel::Cancel;
+use crate::interrupt::Cancel;
 
 /// Most hops after the first URL: HTTP redirects and meta refreshes together (spec 06).
 pub const MAX_HOPS: usize = 5;
