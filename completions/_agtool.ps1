@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
             [CompletionResult]::new('exec-command', 'exec-command', [CompletionResultType]::ParameterValue, 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).')
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
+            [CompletionResult]::new('web-fetch', 'web-fetch', [CompletionResultType]::ParameterValue, 'Fetch an http or https URL and return the page as plain text.')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Load a skill: instructions for one kind of task, given by the host.')
             [CompletionResult]::new('notes', 'notes', [CompletionResultType]::ParameterValue, 'Keep notes that outlive the session: list, read, write, delete')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions (JSON Schema) for an agent host')
@@ -368,6 +369,26 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--chars', '--chars', [CompletionResultType]::ParameterName, 'Text for the process''s stdin, as is (escapes are not decoded: --chars $''ls\n''; Ctrl-C is $''\x03''); default: read from stdin when piped, else only poll')
             [CompletionResult]::new('--yield-time-ms', '--yield-time-ms', [CompletionResultType]::ParameterName, 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits')
             [CompletionResult]::new('--max-output-tokens', '--max-output-tokens', [CompletionResultType]::ParameterName, 'Output budget in tokens, 4 bytes each (default 10000)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;web-fetch' {
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Most characters to return (default 40000, at most 200000)')
+            [CompletionResult]::new('--start-index', '--start-index', [CompletionResultType]::ParameterName, 'Character offset to start at, to continue a long page (default 0). With a value above 0 the text comes from the copy kept by the earlier call, so the pages join exactly; 0 always fetches afresh')
+            [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Return the page''s decoded text as it is, without converting HTML to text (default false)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
@@ -849,6 +870,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command once and return its exit code and output.')
             [CompletionResult]::new('exec-command', 'exec-command', [CompletionResultType]::ParameterValue, 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).')
             [CompletionResult]::new('write-stdin', 'write-stdin', [CompletionResultType]::ParameterValue, 'Send input to a running exec_command session, or read its new output.')
+            [CompletionResult]::new('web-fetch', 'web-fetch', [CompletionResultType]::ParameterValue, 'Fetch an http or https URL and return the page as plain text.')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Load a skill: instructions for one kind of task, given by the host.')
             [CompletionResult]::new('notes', 'notes', [CompletionResultType]::ParameterValue, 'Keep notes that outlive the session: list, read, write, delete')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions (JSON Schema) for an agent host')
@@ -906,6 +928,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;write-stdin' {
+            break
+        }
+        'agtool;help;web-fetch' {
             break
         }
         'agtool;help;skill' {

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
+            cand web-fetch 'Fetch an http or https URL and return the page as plain text.'
             cand skill 'Load a skill: instructions for one kind of task, given by the host.'
             cand notes 'Keep notes that outlive the session: list, read, write, delete'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
@@ -350,6 +351,25 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --chars 'Text for the process''s stdin, as is (escapes are not decoded: --chars $''ls\n''; Ctrl-C is $''\x03''); default: read from stdin when piped, else only poll'
             cand --yield-time-ms 'How long to wait for output, in ms (default 250; 250..30000 after a write; an empty poll waits 5000..300000). The call returns earlier when the process exits'
             cand --max-output-tokens 'Output budget in tokens, 4 bytes each (default 10000)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;web-fetch'= {
+            cand --max-chars 'Most characters to return (default 40000, at most 200000)'
+            cand --start-index 'Character offset to start at, to continue a long page (default 0). With a value above 0 the text comes from the copy kept by the earlier call, so the pages join exactly; 0 always fetches afresh'
+            cand --raw 'Return the page''s decoded text as it is, without converting HTML to text (default false)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -791,6 +811,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
             cand write-stdin 'Send input to a running exec_command session, or read its new output.'
+            cand web-fetch 'Fetch an http or https URL and return the page as plain text.'
             cand skill 'Load a skill: instructions for one kind of task, given by the host.'
             cand notes 'Keep notes that outlive the session: list, read, write, delete'
             cand schema 'Print the tool definitions (JSON Schema) for an agent host'
@@ -833,6 +854,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;exec-command'= {
         }
         &'agtool;help;write-stdin'= {
+        }
+        &'agtool;help;web-fetch'= {
         }
         &'agtool;help;skill'= {
         }

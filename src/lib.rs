@@ -12,8 +12,9 @@
 //! - core: [`workspace`] (root, config, tool context, path policy, file layer, write
 //!   transactions, state store), [`patch`] (the pure apply-patch engine), [`text`] (content
 //!   tags, editable text, anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees,
-//!   sessions), and at the bottom [`error`] (tool results and errors) and [`interrupt`] (the
-//!   one catcher of termination signals, used by exec and by writes).
+//!   sessions), [`web`] (web-fetch's address policy, hops under one deadline, conversion and
+//!   page copies), and at the bottom [`error`] (tool results and errors) and [`interrupt`]
+//!   (the one catcher of termination signals, used by exec and by writes).
 
 #![warn(missing_docs)]
 
@@ -29,4 +30,5 @@ pub mod search;
 pub mod skills;
 pub mod text;
 pub mod tools;
+pub mod web;
 pub mod workspace;

@@ -546,3 +546,69 @@ fn tool_processes_never_hold_the_protocol_streams() {
     assert_eq!(m.close().0, 0);
     let _ = ws.run(&["sessions", "stop-server"]);
 }
+
+/// A loopback server that accepts connections and never answers; the accepted sockets are kept
+/// open until the test ends.
+fn silent_server() -> (std::net::SocketAddr, std::sync::mpsc::Receiver<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { break };
+            held.push(conn);
+            if tx.send(()).is_err() {
+                break;
+            }
+        }
+    });
+    (addr, rx)
+}
+
+/// A web_fetch waiting on a server that never answers is stopped by a cancellation (no answer,
+/// the session goes on) and by the end of input: the server stops within the web fetch's 50 ms
+/// look at the stop request, not after the 500 ms grace a stuck call gets.
+#[test]
+fn a_hanging_web_fetch_is_stopped_by_cancellation_and_end_of_input() {
+    let ws = Ws::new();
+    let config = ws.root.join("web.toml");
+    std::fs::write(&config, "[web]\nallow_private = true\n").unwrap();
+    let (addr, accepted) = silent_server();
+    let url = format!("http://{addr}/slow");
+    let mut cmd = ws.std_cmd_in(&ws.root);
+    cmd.args([
+        "--config",
+        config.to_str().unwrap(),
+        "--groups",
+        "files,web",
+        "mcp",
+    ]);
+    let mut m = Mcp::start_cmd(cmd);
+    m.initialize("2025-11-25");
+    m.call(3, "web_fetch", json!({"url": url}));
+    accepted
+        .recv_timeout(WAIT)
+        .expect("the fetch never connected");
+    m.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 3, "reason": "test"}}),
+    );
+    m.ping("after-cancel");
+    m.call(4, "web_fetch", json!({"url": url}));
+    accepted
+        .recv_timeout(WAIT)
+        .expect("the second fetch never connected");
+    let (code, took) = m.close();
+    assert_eq!(code, 0);
+    assert!(
+        took < Duration::from_millis(450),
+        "end of input took {took:?} to stop a hanging web_fetch"
+    );
+    while let Some(line) = m.next_line(Duration::from_millis(100)) {
+        m.seen.push(line);
+    }
+    // The cancelled call gets no answer; the one in flight at the end may be told the server
+    // is shutting down.
+    assert!(m.seen.iter().all(|r| r["id"] != 3), "{:?}", m.seen);
+}

@@ -243,8 +243,9 @@ fn readme_examples_run_in_this_repository() {
     let mut ran = 0;
     for cmd in &commands {
         // The exec group runs commands (a test suite, a REPL) and starts sessions, notes
-        // write into the workspace's state and skills live in the host's folders: those
-        // examples name no file of this repository.
+        // write into the workspace's state, skills live in the host's folders and web-fetch
+        // needs the network (tests touch loopback only): those examples name no file of this
+        // repository.
         let tool = cmd
             .split("agtool ")
             .nth(1)
@@ -252,7 +253,15 @@ fn readme_examples_run_in_this_repository() {
             .split(' ')
             .next()
             .unwrap();
-        if ["exec", "exec-command", "write-stdin", "sessions", "notes"].contains(&tool)
+        if [
+            "exec",
+            "exec-command",
+            "write-stdin",
+            "sessions",
+            "notes",
+            "web-fetch",
+        ]
+        .contains(&tool)
             || cmd.contains("--skills-dir")
         {
             continue;

@@ -23,6 +23,7 @@ pub mod notes_read;
 pub mod notes_write;
 pub mod read_file;
 pub mod skill;
+pub mod web_fetch;
 pub mod write_file;
 pub mod write_stdin;
 
@@ -264,6 +265,7 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<exec::Exec>(),
         spec::<exec_command::ExecCommand>(),
         spec::<write_stdin::WriteStdin>(),
+        spec::<web_fetch::WebFetch>(),
         spec::<skill::Skill>(),
         spec::<notes_list::NotesList>(),
         spec::<notes_read::NotesRead>(),

@@ -64,6 +64,8 @@ pub struct WebConfig {
     pub deny: Option<Vec<String>>,
     /// Whether loopback and private ranges may be fetched.
     pub allow_private: Option<bool>,
+    /// Cap on a fetched body after decompression, in bytes (default 5 MiB).
+    pub max_body_bytes: Option<u64>,
 }
 
 /// `[notes]` table (spec 06).
@@ -153,6 +155,7 @@ impl Config {
                 allow: pick(b.allow, o.allow),
                 deny: pick(b.deny, o.deny),
                 allow_private: pick(b.allow_private, o.allow_private),
+                max_body_bytes: pick(b.max_body_bytes, o.max_body_bytes),
             }),
             notes: merge_table(self.notes, over.notes, |b, o| NotesConfig {
                 dir: pick(b.dir, o.dir),
@@ -231,6 +234,8 @@ mod tests {
         assert!(err.contains("frshness"), "{err}");
         let err = Config::parse("[exec]\nprefx = []\n", Path::new("c.toml")).unwrap_err();
         assert!(err.contains("prefx"), "{err}");
+        let err = Config::parse("[web]\nmax_body = 5\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.contains("max_body"), "{err}");
     }
 
     #[test]
@@ -269,6 +274,22 @@ mod tests {
         std::fs::write(t.path().join(".agent-state"), "a file").unwrap();
         let got = Config::read(&t.path().join(".agent-state/config.toml"));
         assert_eq!(got, Ok(Config::default()));
+    }
+
+    #[test]
+    fn web_keys_parse_and_layer() {
+        let base = Config::parse(
+            "[web]\nallow = [\"127.0.0.1\"]\ndeny = [\"*.bad.test\"]\nallow_private = true\n\
+             max_body_bytes = 1024\n",
+            Path::new("a"),
+        )
+        .unwrap();
+        let over = Config::parse("[web]\nmax_body_bytes = 2048\n", Path::new("b")).unwrap();
+        let web = base.merged(over).web.unwrap();
+        assert_eq!(web.allow, Some(vec!["127.0.0.1".to_owned()]));
+        assert_eq!(web.deny, Some(vec!["*.bad.test".to_owned()]));
+        assert_eq!(web.allow_private, Some(true));
+        assert_eq!(web.max_body_bytes, Some(2048));
     }
 
     #[test]

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
+use crate::interrupt::Cancel;
 use crate::text::path_escape::encode_path;
 use crate::workspace::beneath::Dir;
-use crate::workspace::cancel::Cancel;
 use crate::workspace::config::Config;
 use crate::workspace::fs::{Fs, describe};
 use crate::workspace::journal;

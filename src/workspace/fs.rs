@@ -33,9 +33,9 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::interrupt::Cancel;
 use crate::interrupt::{self, InterruptWatch, signal_name};
 use crate::workspace::beneath::{Dir, Kind, Stat, is_swapped};
-use crate::workspace::cancel::Cancel;
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 

@@ -6,7 +6,6 @@
 
 pub mod atomic;
 pub mod beneath;
-pub mod cancel;
 pub mod config;
 pub mod context;
 pub mod copy;

@@ -19,6 +19,9 @@ enum Phase {
     Working,
     /// Writing files: a timeout must wait for the result.
     Writing,
+    /// Files were written: the result must say so, so a timeout still waits for it (a call
+    /// that changed files is never reported as timed out).
+    Written,
     /// The timeout fired first: no write may start.
     Abandoned,
 }
@@ -29,7 +32,8 @@ pub struct WriteGate {
     phase: Mutex<Phase>,
 }
 
-/// Held while files are written; dropping it reopens the gate to a timeout.
+/// Held while files are written; once dropped, the call's writes are done and a timeout waits
+/// for the call's own result.
 #[must_use = "the writes are only protected while the guard is held"]
 pub struct Writing<'g> {
     gate: &'g WriteGate,
@@ -68,12 +72,13 @@ impl WriteGate {
     }
 
     /// Called by a timeout or a cancellation: abandons the call unless files are being
-    /// written. True when the call was abandoned (no write will start; the process may exit or
-    /// answer now); false when writes are under way (wait for the call's own result).
+    /// written or were written. True when the call was abandoned (no write will start; the
+    /// process may exit or answer now); false when writes are under way or done (wait for the
+    /// call's own result, which says what changed).
     pub fn abandon(&self) -> bool {
         let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
         match *phase {
-            Phase::Writing => false,
+            Phase::Writing | Phase::Written => false,
             _ => {
                 *phase = Phase::Abandoned;
                 true
@@ -90,7 +95,7 @@ impl Default for WriteGate {
 
 impl Drop for Writing<'_> {
     fn drop(&mut self) {
-        self.gate.set(Phase::Working);
+        self.gate.set(Phase::Written);
     }
 }
 
@@ -111,7 +116,10 @@ mod tests {
         let writing = gate.start_writing().expect("not abandoned");
         assert!(!gate.abandon());
         drop(writing);
-        assert!(gate.abandon(), "after the writes the call may be abandoned");
-        assert!(gate.start_writing().is_none());
+        assert!(
+            !gate.abandon(),
+            "after the writes the call is not abandoned: its result says what changed"
+        );
+        assert!(gate.start_writing().is_some());
     }
 }

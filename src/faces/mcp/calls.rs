@@ -25,8 +25,8 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{ToolError, ToolResult};
 use crate::faces::output::with_notices;
 use crate::faces::run::{timed_out, timeout_for};
+use crate::interrupt::Cancel;
 use crate::tools::ToolSpec;
-use crate::workspace::cancel::Cancel;
 use crate::workspace::context::Ctx;
 
 /// How long a stopped call's work is waited for before the call is given up: enough for an

@@ -31,7 +31,8 @@ use std::sync::{Mutex, OnceLock};
 
 use libc::c_int;
 
-pub use crate::workspace::cancel::Cancel;
+mod cancel;
+pub use cancel::Cancel;
 
 /// The signals a one-shot exec catches, with their names for messages.
 pub const CAUGHT: [(c_int, &str); 4] = [

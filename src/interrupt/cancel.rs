@@ -1,7 +1,7 @@
 //! A stop request for one tool call (spec 07 "mcp": `notifications/cancelled`, end of input,
 //! a per-call timeout), carried in the call's context ([`crate::workspace::context::Ctx`])
 //! beside its write gate. The exec core watches it with the signals it already catches
-//! ([`crate::exec::interrupt::InterruptWatch`]) and kills the process tree when it fires.
+//! ([`crate::interrupt::InterruptWatch`]) and kills the process tree when it fires.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Arc;

@@ -1,0 +1,249 @@
+//! The page copies that make paging exact (spec 06, "Exact paging"): the text of each fetch
+//! kept in `.agent-state/web/` for 15 minutes, 64 MiB in all (oldest dropped first), written
+//! atomically (a temporary file renamed into place).
+//!
+//! A copy is one file named by a hash of (URL, raw): a first line of JSON (the key, the time
+//! of the fetch and the document's header fields) and then the text, byte for byte. The
+//! folder is used through the race-free file layer ([`OpenDir`]).
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::Document;
+use crate::workspace::dir::{EntryKind, OpenDir};
+use crate::workspace::root;
+
+/// How long a copy is used.
+pub const TTL: Duration = Duration::from_secs(15 * 60);
+/// Most bytes all copies may take together.
+pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
+/// The folder under `.agent-state/`.
+pub const DIR_NAME: &str = "web";
+const SUFFIX: &str = ".page";
+const FORMAT: u32 = 1;
+
+/// The first line of a copy.
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    format: u32,
+    url: String,
+    raw: bool,
+    fetched_at_ms: u64,
+    doc: Document,
+}
+
+/// The copies of one workspace. Every file operation goes through a descriptor of the
+/// `web` folder ([`OpenDir`]): a symlink there, or one swapped in for a copy, is never
+/// followed.
+#[derive(Debug, Clone)]
+pub struct Copies {
+    root: PathBuf,
+    dir: PathBuf,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl Copies {
+    /// The copies of the workspace at `root` (canonical), in `.agent-state/web/`; nothing is
+    /// created until [`Copies::store`].
+    pub fn new(root: &Path) -> Copies {
+        Copies {
+            root: root.to_path_buf(),
+            dir: root.join(root::STATE_DIR).join(DIR_NAME),
+        }
+    }
+
+    fn name_for(url: &str, raw: bool) -> String {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (url, raw).hash(&mut h);
+        format!("{:016x}{SUFFIX}", h.finish())
+    }
+
+    /// The copy of (`url`, `raw`) and its age in seconds, when one younger than [`TTL`]
+    /// exists. A missing, stale, foreign or unreadable copy is `None`: the caller fetches.
+    pub fn load(&self, url: &str, raw: bool) -> Option<(Document, u64)> {
+        root::existing_state_dir(&self.root).ok()??;
+        let dir = OpenDir::open(&self.dir).ok()?;
+        let (mut bytes, _) = dir.read_file(&Self::name_for(url, raw), None).ok()??;
+        let nl = memchr::memchr(b'\n', &bytes)?;
+        let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
+        if header.format != FORMAT || header.url != url || header.raw != raw {
+            return None;
+        }
+        let age_ms = now_ms().saturating_sub(header.fetched_at_ms);
+        if age_ms > TTL.as_millis() as u64 {
+            return None;
+        }
+        bytes.drain(..=nl);
+        let mut doc = header.doc;
+        doc.text = String::from_utf8(bytes).ok()?;
+        Some((doc, age_ms / 1000))
+    }
+
+    /// Keeps `doc` as the copy of (`url`, `doc.raw`), creating `.agent-state/web/` when
+    /// needed (never through a symlink), then drops stale copies and the oldest ones over
+    /// [`MAX_TOTAL_BYTES`].
+    pub fn store(&self, url: &str, doc: &Document) -> Result<(), String> {
+        let state = root::ensure_state_dir(&self.root).map_err(|e| e.to_string())?;
+        let dir = match OpenDir::open(&self.dir) {
+            Ok(dir) => dir,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                OpenDir::create(&self.dir, |p| p == state)
+                    .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?
+            }
+            Err(e) => {
+                return Err(format!(
+                    "{} cannot be used ({e}); it must be a folder, not a symlink",
+                    self.dir.display()
+                ));
+            }
+        };
+        let header = Header {
+            format: FORMAT,
+            url: url.to_owned(),
+            raw: doc.raw,
+            fetched_at_ms: now_ms(),
+            doc: Document {
+                text: String::new(),
+                ..doc.clone()
+            },
+        };
+        let line = serde_json::to_string(&header).map_err(|e| e.to_string())?;
+        let mut bytes = Vec::with_capacity(line.len() + 1 + doc.text.len());
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        bytes.extend_from_slice(doc.text.as_bytes());
+        let name = Self::name_for(url, doc.raw);
+        dir.write_atomic(&name, &bytes)
+            .map_err(|e| format!("cannot write a copy in {}: {e}", self.dir.display()))?;
+        prune(&dir, &name);
+        Ok(())
+    }
+}
+
+/// Drops copies (and temporary files left by a crash) older than [`TTL`], then the oldest
+/// copies while all of them take more than [`MAX_TOTAL_BYTES`]; `keep` last.
+fn prune(dir: &OpenDir, keep: &str) {
+    let Ok(names) = dir.names() else {
+        return;
+    };
+    let now = SystemTime::now();
+    let mut live: Vec<(SystemTime, u64, String)> = Vec::new();
+    for name in names {
+        let Some(name) = name.to_str().map(str::to_owned) else {
+            continue;
+        };
+        let temp = name.starts_with('.') && name.contains(".agtool-");
+        if !(name.ends_with(SUFFIX) || temp) {
+            continue;
+        }
+        let Ok(Some(st)) = dir.stat(&name) else {
+            continue;
+        };
+        if st.kind != EntryKind::File {
+            continue;
+        }
+        let age = now.duration_since(st.modified).unwrap_or_default();
+        if age > TTL {
+            let _ = dir.remove(&name);
+        } else if !temp {
+            live.push((st.modified, st.size, name));
+        }
+    }
+    let mut total: u64 = live.iter().map(|(_, len, _)| len).sum();
+    live.sort_by_key(|(modified, _, name)| (name == keep, *modified));
+    for (_, len, name) in live {
+        if total <= MAX_TOTAL_BYTES {
+            break;
+        }
+        if dir.remove(&name).is_ok() {
+            total -= len;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(text: &str, raw: bool) -> Document {
+        Document {
+            url: "http://h.test/".into(),
+            final_url: "http://h.test/x".into(),
+            status: 200,
+            reason: "OK".into(),
+            content_type: "text/plain".into(),
+            chain: vec!["http://h.test/".into()],
+            notes: vec![],
+            raw,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn store_and_load_exactly() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let state = root.join(".agent-state");
+        let copies = Copies::new(&root);
+        assert!(copies.load("http://h.test/", false).is_none());
+        let text = "line\n\nzweite é 中\r\nend";
+        copies.store("http://h.test/", &doc(text, false)).unwrap();
+        let (got, age) = copies.load("http://h.test/", false).unwrap();
+        assert_eq!(got, doc(text, false));
+        assert!(age < 5);
+        assert!(copies.load("http://h.test/", true).is_none());
+        assert!(copies.load("http://h.test/other", false).is_none());
+        assert_eq!(
+            std::fs::read_to_string(state.join(".gitignore")).unwrap(),
+            "*\n"
+        );
+    }
+
+    #[test]
+    fn oldest_copies_go_over_the_total() {
+        let t = tempfile::tempdir().unwrap();
+        let copies = Copies::new(&std::fs::canonicalize(t.path()).unwrap());
+        let big = "x".repeat(25 << 20);
+        for i in 0..3 {
+            copies
+                .store(&format!("http://h.test/{i}"), &doc(&big, false))
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(copies.load("http://h.test/0", false).is_none());
+        assert!(copies.load("http://h.test/1", false).is_some());
+        assert!(copies.load("http://h.test/2", false).is_some());
+    }
+
+    #[test]
+    fn a_symlinked_folder_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let state = root.join(".agent-state");
+        std::fs::create_dir(&state).unwrap();
+        let elsewhere = root.join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, state.join(DIR_NAME)).unwrap();
+        let copies = Copies::new(&root);
+        let err = copies
+            .store("http://h.test/", &doc("x", false))
+            .unwrap_err();
+        assert!(err.contains("not a symlink"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+        // A copy planted behind the link is never read.
+        std::fs::write(
+            elsewhere.join(Copies::name_for("http://h.test/", false)),
+            "x",
+        )
+        .unwrap();
+        assert!(copies.load("http://h.test/", false).is_none());
+    }
+}

@@ -1,0 +1,459 @@
+//! HTML to text (spec 06, "HTML to text"): html2text renders, after passes of our own.
+//!
+//! - Before parsing, a scan of the tags ([`Tags`]) leaves out tags nested deeper than
+//!   [`MAX_DEPTH`] (the parser's time grows with the depth for every tag) and cuts the page
+//!   into pieces of about [`PIECE_BYTES`] at block boundaries, each piece reopening the
+//!   elements still open where it starts ([`plan`]). A piece is parsed, rendered and dropped
+//!   before the next: html2text's DOM and render tree take some 45 bytes per byte of HTML,
+//!   so a whole 5 MiB page would need over 200 MiB.
+//! - On each piece's DOM ([`HtmlPage`]): the first `<meta http-equiv="refresh">` and `<base
+//!   href>` are found, `script`, `style`, `noscript` and `template` dropped, every link made
+//!   absolute.
+//! - The decorator ([`Converter`]) numbers links across the pieces, one number per URL, and
+//!   the references follow the text: `[text][1]` ... `[1]: https://...`.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use html2text::render::{TaggedLine, TextDecorator};
+use html2text::{Element, Handle, RcDom};
+use url::Url;
+
+mod pieces;
+
+pub use pieces::{MAX_DEPTH, PIECE_BYTES, Piece, Tag, Tags, cap_nesting, plan};
+
+/// Elements that never show (html2text drops `script`, `style` and the head by itself).
+const DROPPED: [&str; 4] = ["noscript", "template", "script", "style"];
+
+/// Deepest DOM nesting kept after the scan, which counts only some elements: a second
+/// guard that flattens what is deeper.
+const DOM_MAX_DEPTH: usize = 2 * MAX_DEPTH;
+
+fn element_name(h: &Handle) -> Option<&str> {
+    match &h.data {
+        Element { name, .. } => Some(&*name.local),
+        _ => None,
+    }
+}
+
+fn attr(h: &Handle, key: &str) -> Option<String> {
+    match &h.data {
+        Element { attrs, .. } => attrs
+            .borrow()
+            .iter()
+            .find(|a| &*a.name.local == key)
+            .map(|a| a.value.to_string()),
+        _ => None,
+    }
+}
+
+/// One parsed piece of a page.
+pub struct HtmlPage {
+    dom: RcDom,
+    /// The first `<meta http-equiv="refresh">`'s content, if any.
+    pub refresh: Option<String>,
+    /// The first `<base href>`, if any.
+    pub base_href: Option<String>,
+    /// Whether elements nested deeper than the DOM guard were flattened.
+    pub flattened: bool,
+}
+
+impl HtmlPage {
+    /// Parses `html` (decoded) and runs the DOM pass. Never recursive: safe on any nesting.
+    pub fn parse(html: &str) -> Result<HtmlPage, String> {
+        let dom = html2text::config::plain()
+            .parse_html(html.as_bytes())
+            .map_err(|e| format!("the HTML could not be parsed: {e}"))?;
+        let mut page = HtmlPage {
+            dom,
+            refresh: None,
+            base_href: None,
+            flattened: false,
+        };
+        page.scan();
+        Ok(page)
+    }
+
+    /// Finds the refresh and base, drops hidden elements, flattens what is too deep.
+    fn scan(&mut self) {
+        let mut stack: Vec<(Handle, usize)> = vec![(self.dom.document.clone(), 0)];
+        while let Some((node, depth)) = stack.pop() {
+            match element_name(&node) {
+                Some("meta")
+                    if self.refresh.is_none()
+                        && attr(&node, "http-equiv")
+                            .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh")) =>
+                {
+                    self.refresh = attr(&node, "content");
+                }
+                Some("base") if self.base_href.is_none() => {
+                    self.base_href = attr(&node, "href");
+                }
+                _ => {}
+            }
+            node.children
+                .borrow_mut()
+                .retain(|c| !element_name(c).is_some_and(|n| DROPPED.contains(&n)));
+            if depth >= DOM_MAX_DEPTH && flatten(&node) {
+                self.flattened = true;
+            }
+            for child in node.children.borrow().iter() {
+                stack.push((child.clone(), depth + 1));
+            }
+        }
+    }
+
+    /// Makes every `<a href>` absolute against `base`.
+    fn absolute_links(&self, base: &Url) {
+        let mut stack = vec![self.dom.document.clone()];
+        while let Some(node) = stack.pop() {
+            if let Element { name, attrs, .. } = &node.data
+                && &*name.local == "a"
+            {
+                for a in attrs.borrow_mut().iter_mut() {
+                    if &*a.name.local == "href"
+                        && let Ok(abs) = base.join(a.value.trim())
+                    {
+                        a.value = abs.as_str().into();
+                    }
+                }
+            }
+            stack.extend(node.children.borrow().iter().cloned());
+        }
+    }
+}
+
+/// Replaces everything under `node` by the non-element nodes (text) of its subtree, in
+/// document order, dropping hidden elements with their content. One pass over the subtree.
+/// Returns whether anything changed.
+fn flatten(node: &Handle) -> bool {
+    if !node
+        .children
+        .borrow()
+        .iter()
+        .any(|c| element_name(c).is_some())
+    {
+        return false;
+    }
+    let mut pending: Vec<Handle> = std::mem::take(&mut *node.children.borrow_mut());
+    pending.reverse();
+    let mut flat = Vec::new();
+    while let Some(h) = pending.pop() {
+        match element_name(&h) {
+            Some(n) if DROPPED.contains(&n) => {}
+            Some(_) => {
+                let kids = std::mem::take(&mut *h.children.borrow_mut());
+                pending.extend(kids.into_iter().rev());
+            }
+            None => {
+                h.parent.set(Some(Rc::downgrade(node)));
+                flat.push(h);
+            }
+        }
+    }
+    *node.children.borrow_mut() = flat;
+    true
+}
+
+/// The link references of a document: one number per URL, in order of first use.
+#[derive(Debug, Default)]
+struct References {
+    numbers: HashMap<String, usize>,
+    urls: Vec<String>,
+}
+
+/// html2text's plain-text decorations, with links as `[text][n]` numbered in [`References`]
+/// shared by every piece (html2text's own footnotes would start again at 1 in each piece).
+#[derive(Clone)]
+struct Decorator {
+    refs: Rc<RefCell<References>>,
+    open: Vec<Option<usize>>,
+}
+
+impl TextDecorator for Decorator {
+    type Annotation = ();
+
+    fn decorate_link_start(&mut self, url: &str) -> (String, ()) {
+        let number = if url.starts_with("javascript:") || url.is_empty() {
+            None
+        } else {
+            let mut refs = self.refs.borrow_mut();
+            let next = refs.urls.len() + 1;
+            let n = *refs.numbers.entry(url.to_owned()).or_insert(next);
+            if n == next {
+                refs.urls.push(url.to_owned());
+            }
+            Some(n)
+        };
+        self.open.push(number);
+        ("[".to_owned(), ())
+    }
+
+    fn decorate_link_end(&mut self) -> String {
+        match self.open.pop().flatten() {
+            Some(n) => format!("][{n}]"),
+            None => "]".to_owned(),
+        }
+    }
+
+    fn decorate_em_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+
+    fn decorate_em_end(&self) -> String {
+        String::new()
+    }
+
+    fn decorate_strong_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+
+    fn decorate_strong_end(&self) -> String {
+        String::new()
+    }
+
+    fn decorate_strikeout_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+
+    fn decorate_strikeout_end(&self) -> String {
+        String::new()
+    }
+
+    fn decorate_code_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+
+    fn decorate_code_end(&self) -> String {
+        String::new()
+    }
+
+    fn decorate_preformat_first(&self) {}
+
+    fn decorate_preformat_cont(&self) {}
+
+    fn decorate_image(&mut self, _src: &str, title: &str) -> (String, ()) {
+        (format!("[{title}]"), ())
+    }
+
+    fn header_prefix(&self, level: usize) -> String {
+        "#".repeat(level) + " "
+    }
+
+    fn quote_prefix(&self) -> String {
+        "> ".to_owned()
+    }
+
+    fn unordered_item_prefix(&self) -> String {
+        "* ".to_owned()
+    }
+
+    fn ordered_item_prefix(&self, i: i64) -> String {
+        format!("{i}. ")
+    }
+
+    fn make_subblock_decorator(&self) -> Self {
+        Decorator {
+            refs: self.refs.clone(),
+            open: Vec::new(),
+        }
+    }
+
+    fn finalise(&mut self, _urls: Vec<String>) -> Vec<TaggedLine<()>> {
+        Vec::new()
+    }
+}
+
+/// Renders the pieces of one page into one text.
+pub struct Converter {
+    page_url: Url,
+    base: Option<Url>,
+    width: usize,
+    refs: Rc<RefCell<References>>,
+    text: String,
+}
+
+impl Converter {
+    /// A converter for the page at `page_url`, wrapping at `width` columns.
+    pub fn new(page_url: &Url, width: usize) -> Converter {
+        Converter {
+            page_url: page_url.clone(),
+            base: None,
+            width,
+            refs: Rc::default(),
+            text: String::new(),
+        }
+    }
+
+    /// Renders the next piece, after a blank line when `blank_line_before` (see [`Piece`]).
+    /// Links are made absolute against the first `<base href>` seen (resolved against the
+    /// page's URL), else the page's URL.
+    pub fn add(&mut self, page: HtmlPage, blank_line_before: bool) -> Result<(), String> {
+        if self.base.is_none()
+            && let Some(href) = &page.base_href
+        {
+            self.base = self.page_url.join(href.trim()).ok();
+        }
+        page.absolute_links(self.base.as_ref().unwrap_or(&self.page_url));
+        let config = html2text::config::with_decorator(Decorator {
+            refs: self.refs.clone(),
+            open: Vec::new(),
+        })
+        .do_decorate();
+        let tree = config
+            .dom_to_render_tree(&page.dom)
+            .map_err(|e| format!("the HTML could not be converted: {e}"))?;
+        let text = config
+            .render_to_string(tree, self.width)
+            .map_err(|e| format!("the HTML could not be converted: {e}"))?;
+        if blank_line_before
+            && !text.trim().is_empty()
+            && !self.text.is_empty()
+            && !self.text.ends_with("\n\n")
+        {
+            if !self.text.ends_with('\n') {
+                self.text.push('\n');
+            }
+            self.text.push('\n');
+        }
+        // html2text pads table cells to their column's width: spaces at the end of a line
+        // only cost the reader.
+        for line in text.split_inclusive('\n') {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            self.text.push_str(body.trim_end_matches(' '));
+            if body.len() < line.len() {
+                self.text.push('\n');
+            }
+        }
+        Ok(())
+    }
+
+    /// The text, then the references (`[1]: https://...`), one a line.
+    pub fn finish(mut self) -> String {
+        let refs = self.refs.borrow();
+        if !refs.urls.is_empty() {
+            if !self.text.ends_with('\n') {
+                self.text.push('\n');
+            }
+            self.text.push('\n');
+            for (i, url) in refs.urls.iter().enumerate() {
+                self.text.push_str(&format!("[{}]: {url}\n", i + 1));
+            }
+        }
+        drop(refs);
+        self.text
+    }
+}
+
+/// Converts a whole page in one go (what [`super::fetch_document`] does piece by piece, with
+/// the deadline between pieces): for tests and tools that hold the HTML already.
+pub fn to_text(html: &str, page_url: &Url, width: usize) -> Result<String, String> {
+    let capped = cap_nesting(html);
+    let src = capped.as_deref().unwrap_or(html);
+    let mut conv = Converter::new(page_url, width);
+    for piece in plan(src, PIECE_BYTES) {
+        let text = format!("{}{}", piece.reopen, &src[piece.range]);
+        conv.add(HtmlPage::parse(&text)?, piece.blank_line_before)?;
+    }
+    Ok(conv.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url() -> Url {
+        Url::parse("http://h.test/x/y").unwrap()
+    }
+
+    #[test]
+    fn links_absolute_numbered_once_per_url_hidden_dropped() {
+        let html = "<html><head><base href='/docs/'><style>p{}</style></head><body>\
+                    <p>Hi <a href='a.html'>A</a>, <a href='https://o.test/'>O</a> and \
+                    <a href='a.html'>A again</a> <a href='javascript:void(0)'>js</a></p>\
+                    <noscript>NOJS</noscript><template>TPL</template><script>var s;</script>\
+                    <img src=i.png alt=Logo></body>";
+        let text = to_text(html, &url(), 80).unwrap();
+        assert!(
+            text.contains("Hi [A][1], [O][2] and [A again][1] [js]"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("\n\n[1]: http://h.test/docs/a.html\n[2]: https://o.test/\n"),
+            "{text}"
+        );
+        assert!(text.contains("[Logo]"), "{text}");
+        for gone in ["NOJS", "TPL", "var s", "p{}"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+    }
+
+    #[test]
+    fn pieces_render_like_the_whole() {
+        let body: String = (0..400)
+            .map(|i| {
+                format!(
+                    "<h2>Part {i}</h2><p>Text of part {i} with <a href='/p{i}'>a link</a>.</p>\
+                     <ul><li>one {i}</li><li>two</li><li>three</li></ul><p>after</p>"
+                )
+            })
+            .collect();
+        let html = format!("<html><body><div class=content>{body}</div></body></html>");
+        let whole = {
+            let mut c = Converter::new(&url(), 100);
+            c.add(HtmlPage::parse(&html).unwrap(), false).unwrap();
+            c.finish()
+        };
+        let pieces = plan(&html, 1000);
+        assert!(pieces.len() > 10);
+        let mut c = Converter::new(&url(), 100);
+        for p in pieces {
+            let text = format!("{}{}", p.reopen, &html[p.range]);
+            c.add(HtmlPage::parse(&text).unwrap(), p.blank_line_before)
+                .unwrap();
+        }
+        let joined = c.finish();
+        if joined != whole {
+            let at = joined
+                .bytes()
+                .zip(whole.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            panic!(
+                "differ at {at}: pieces {:?} whole {:?}",
+                &joined[at.saturating_sub(80)..(at + 80).min(joined.len())],
+                &whole[at.saturating_sub(80)..(at + 80).min(whole.len())]
+            );
+        }
+    }
+
+    #[test]
+    fn refresh_and_base_are_found() {
+        let page = HtmlPage::parse(
+            "<head><meta http-equiv=REFRESH content='1;url=x'><base href='/b/'></head>",
+        )
+        .unwrap();
+        assert_eq!(page.refresh.as_deref(), Some("1;url=x"));
+        assert_eq!(page.base_href.as_deref(), Some("/b/"));
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_not_fatal() {
+        let n = 20_000;
+        let html = format!("{}deep text{}", "<div>".repeat(n), "</div>".repeat(n));
+        assert!(cap_nesting(&html).is_some());
+        let text = to_text(&html, &url(), 80).unwrap();
+        assert!(text.contains("deep text"), "{text}");
+    }
+
+    #[test]
+    fn table_cells_lose_their_trailing_padding() {
+        let html = "<table><tr><th>Name</th><th>Note</th></tr><tr><td>a</td>\
+                    <td>a longer note</td></tr></table>";
+        let text = to_text(html, &url(), 100).unwrap();
+        assert!(text.contains("Name│Note\n"), "{text}");
+        assert!(!text.lines().any(|l| l.ends_with(' ')), "{text}");
+    }
+}
