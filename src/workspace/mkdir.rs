@@ -13,7 +13,6 @@ use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
-use crate::workspace::write_gate::GATE;
 
 /// Runs a make-dir call (spec 03): makes the folder and its missing parents through handles.
 /// A folder already there is not an error (as `mkdir -p`): `<path>/ already exists`. Output:
@@ -71,9 +70,7 @@ pub fn make_dir(ctx: &Ctx, spelled: &str, dry_run: bool) -> ToolResult {
         .with("dry_run", true)
         .with("created", missing));
     }
-    let _writing = GATE.start_writing().ok_or_else(|| {
-        ToolError::refused("the call timed out before writing; nothing was changed")
-    })?;
+    let _writing = ctx.gate.writing()?;
     let (_, created) = root
         .create_dirs(rel)
         .map_err(|e| refusal("create", spelled, &e))?;

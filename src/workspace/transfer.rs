@@ -45,7 +45,6 @@ use crate::workspace::journal::{self, CommitError, Left};
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::tree::{self, Listing, TreeStop, Verdict};
 use crate::workspace::txn::Transaction;
-use crate::workspace::write_gate::GATE;
 
 /// What a move across filesystems is, in its answer.
 const ACROSS: &str = "across filesystems: copied, then the source removed";
@@ -175,9 +174,7 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
 
     // From here the call runs to its end even past its timeout (see write_gate); a
     // termination signal stops it before its commit point and undoes it.
-    let _writing = GATE.start_writing().ok_or_else(|| {
-        ToolError::refused("the call timed out before writing; nothing was changed")
-    })?;
+    let _writing = ctx.gate.writing()?;
     let stop = Stop::watching();
     let moved_across = match req.op {
         Op::Move => move_entry(ctx, &src, &st, &listing, &dst, replace.is_some(), &stop)?,
