@@ -486,6 +486,12 @@ fn mark_if_secret(mut run: Run, p: &Path) -> Run {
 fn move_path_never_acts_outside() {
     let r = Race::new(&[("m.txt", "x\n")]);
     let t = r.attack("move-path", |i, sw| match i % 3 {
+        // Every tenth call runs while the folder holds still (a move that never works at all
+        // is caught, however the swaps fall).
+        _ if i % 10 == 9 => {
+            r.ws.write(&format!("still{i}.txt"), "x\n");
+            sw.paused(|| r.run(&["move-path", &format!("still{i}.txt"), "d/"], ""))
+        }
         // A file into the swapped folder.
         0 => {
             r.ws.write(&format!("src{i}.txt"), "x\n");
@@ -517,7 +523,13 @@ fn move_path_never_acts_outside() {
 #[test]
 fn copy_path_never_reads_or_writes_outside() {
     let r = Race::new(&[("f.txt", "inside\n")]);
-    let t = r.attack("copy-path", |i, _| match i % 3 {
+    let t = r.attack("copy-path", |i, sw| match i % 3 {
+        // Every tenth call runs while the folder holds still (a copy that never works at all
+        // is caught, however the swaps fall).
+        _ if i % 10 == 9 => {
+            r.ws.write(&format!("still{i}.txt"), "inside\n");
+            sw.paused(|| r.run(&["copy-path", &format!("still{i}.txt"), "d/"], ""))
+        }
         // A file out of the swapped folder: its copy must never be the outside file.
         0 => {
             let dst = format!("c{i}.txt");
@@ -545,8 +557,16 @@ fn copy_path_never_reads_or_writes_outside() {
 #[test]
 fn make_dir_never_makes_outside() {
     let r = Race::new(&[("f.txt", "inside\n")]);
-    let t = r.attack("make-dir", |i, _| {
-        r.run(&["make-dir", &format!("d/new{i}/sub")], "")
+    let t = r.attack("make-dir", |i, sw| {
+        let args = ["make-dir".to_owned(), format!("d/new{i}/sub")];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // Every tenth call runs while the folder holds still, so that a make-dir that never
+        // works at all is caught (under the swap most calls are refused, as they should be).
+        if i % 10 == 9 {
+            sw.paused(|| r.run(&args, ""))
+        } else {
+            r.run(&args, "")
+        }
     });
     assert!(t.ok > 0, "no folder was made at all");
 }
