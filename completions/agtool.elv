@@ -41,6 +41,9 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+            cand move-path 'Move or rename a file, a symlink or a folder inside the workspace.'
+            cand copy-path 'Copy a file, a symlink or a folder (recursive: true) inside the workspace.'
+            cand make-dir 'Make a folder, and any missing folders above it, inside the workspace.'
             cand delete-path 'Delete a file, a symlink, or a directory.'
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
@@ -217,6 +220,60 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --allow-placeholders 'Apply even when an Update adds a placeholder comment such as `// ... existing code` and removes lines (default false: refused)'
             cand --check-syntax 'Refuse a patch that adds syntax errors to a file (default true)'
             cand --dry-run 'Show the unified diff of every file, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;move-path'= {
+            cand --overwrite 'Replace an existing file or symlink at the destination (default false). A replaced file needs a current read_file of it; a folder is never replaced'
+            cand --dry-run 'Say what would be moved, move nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;copy-path'= {
+            cand --overwrite 'Replace an existing file or symlink at the destination (default false). A replaced file needs a current read_file of it; a folder is never replaced'
+            cand --recursive 'Copy a folder and everything in it (default false; needed for any folder)'
+            cand --dry-run 'Say what would be copied, copy nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;make-dir'= {
+            cand --dry-run 'Say what would be made, make nothing (default false)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -747,6 +804,9 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+            cand move-path 'Move or rename a file, a symlink or a folder inside the workspace.'
+            cand copy-path 'Copy a file, a symlink or a folder (recursive: true) inside the workspace.'
+            cand make-dir 'Make a folder, and any missing folders above it, inside the workspace.'
             cand delete-path 'Delete a file, a symlink, or a directory.'
             cand exec 'Run a command once and return its exit code and output.'
             cand exec-command 'Start a shell command that keeps running between calls (a server, a watcher, a REPL).'
@@ -780,6 +840,12 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;edit-lines'= {
         }
         &'agtool;help;apply-patch'= {
+        }
+        &'agtool;help;move-path'= {
+        }
+        &'agtool;help;copy-path'= {
+        }
+        &'agtool;help;make-dir'= {
         }
         &'agtool;help;delete-path'= {
         }

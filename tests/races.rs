@@ -460,3 +460,113 @@ fn exec_workdir_never_starts_outside() {
     });
     assert!(t.ok > 0);
 }
+
+/// Whether any file under `p` (not following symlinks) holds the outside content.
+fn holds_secret(p: &Path) -> bool {
+    match std::fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => std::fs::read_dir(p)
+            .map(|rd| rd.flatten().any(|e| holds_secret(&e.path())))
+            .unwrap_or(false),
+        Ok(m) if m.is_file() => std::fs::read(p)
+            .map(|b| String::from_utf8_lossy(&b).contains(SECRET))
+            .unwrap_or(false),
+        _ => false,
+    }
+}
+
+/// Marks a run as having read outside when `p` holds the outside content.
+fn mark_if_secret(mut run: Run, p: &Path) -> Run {
+    if holds_secret(p) {
+        run.out.push_str(SECRET);
+    }
+    run
+}
+
+#[test]
+fn move_path_never_acts_outside() {
+    let r = Race::new(&[("m.txt", "x\n")]);
+    let t = r.attack("move-path", |i, sw| match i % 3 {
+        // Every tenth call runs while the folder holds still (a move that never works at all
+        // is caught, however the swaps fall).
+        _ if i % 10 == 9 => {
+            r.ws.write(&format!("still{i}.txt"), "x\n");
+            sw.paused(|| r.run(&["move-path", &format!("still{i}.txt"), "d/"], ""))
+        }
+        // A file into the swapped folder.
+        0 => {
+            r.ws.write(&format!("src{i}.txt"), "x\n");
+            r.run(
+                &[
+                    "move-path",
+                    &format!("src{i}.txt"),
+                    &format!("d/moved{i}.txt"),
+                ],
+                "",
+            )
+        }
+        // A file out of it: following the swap would take the outside file.
+        1 => {
+            sw.paused(|| r.set_inside_file("m.txt", "x\n"));
+            let dst = format!("out{i}.txt");
+            let run = r.run(&["move-path", "d/m.txt", &dst], "");
+            mark_if_secret(run, &r.ws.path(&dst))
+        }
+        // A folder into it, by the trailing-slash form.
+        _ => {
+            r.ws.write(&format!("dir{i}/f.txt"), "x\n");
+            r.run(&["move-path", &format!("dir{i}"), "d/"], "")
+        }
+    });
+    assert!(t.ok > 0, "no move landed at all");
+}
+
+#[test]
+fn copy_path_never_reads_or_writes_outside() {
+    let r = Race::new(&[("f.txt", "inside\n")]);
+    let t = r.attack("copy-path", |i, sw| match i % 3 {
+        // Every tenth call runs while the folder holds still (a copy that never works at all
+        // is caught, however the swaps fall).
+        _ if i % 10 == 9 => {
+            r.ws.write(&format!("still{i}.txt"), "inside\n");
+            sw.paused(|| r.run(&["copy-path", &format!("still{i}.txt"), "d/"], ""))
+        }
+        // A file out of the swapped folder: its copy must never be the outside file.
+        0 => {
+            let dst = format!("c{i}.txt");
+            let run = r.run(&["copy-path", "d/f.txt", &dst], "");
+            mark_if_secret(run, &r.ws.path(&dst))
+        }
+        // A file into it.
+        1 => {
+            r.ws.write(&format!("s{i}.txt"), "inside\n");
+            r.run(
+                &["copy-path", &format!("s{i}.txt"), &format!("d/c{i}.txt")],
+                "",
+            )
+        }
+        // The whole folder: never the outside folder's files.
+        _ => {
+            let dst = format!("tree{i}");
+            let run = r.run(&["copy-path", "d", &dst, "--recursive"], "");
+            mark_if_secret(run, &r.ws.path(&dst))
+        }
+    });
+    assert!(t.ok > 0, "no copy landed at all");
+}
+
+#[test]
+fn make_dir_never_makes_outside() {
+    let r = Race::new(&[("f.txt", "inside\n")]);
+    let t = r.attack("make-dir", |i, sw| {
+        let args = ["make-dir".to_owned(), format!("d/new{i}/sub")];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // Every tenth call runs while the folder holds still, so that a make-dir that never
+        // works at all is caught (under the swap most calls are refused, as they should be).
+        if i % 10 == 9 {
+            sw.paused(|| r.run(&args, ""))
+        } else {
+            r.run(&args, "")
+        }
+    });
+    assert!(t.ok > 0, "no folder was made at all");
+}

@@ -3,25 +3,31 @@
 //! `--notes-dir`).
 //!
 //! - The store folder passes the path policy (a symlinked store leading out of the workspace
-//!   is refused) and is then used through one folder descriptor ([`OpenDir`]), checked again
-//!   by where the kernel says it is: a folder renamed or swapped by another process cannot
-//!   redirect a note.
+//!   is refused) and is then opened through the file layer ([`crate::workspace::fs`]) from a
+//!   handle on the allowed root holding it, without following any symlink, and used through
+//!   that one handle ([`Dir`]): a folder renamed or swapped by another process cannot redirect
+//!   a note.
 //! - A note file that is a symlink or not a regular file is refused, never followed.
-//! - Writes are atomic (temp file and rename); a write, an append (read, add, write) and a
-//!   removal of one note hold the note's lock (`.agent-state/locks/`, the same lock the write
-//!   tools take for that file), so concurrent writers in separate processes lose nothing.
+//! - Writes are atomic ([`atomic::write_at`]: temp file, rename, with a temp note in the
+//!   journal so the next call removes the temp file of a killed writer); a write, an append
+//!   (read, add, write) and a removal of one note hold the note's lock
+//!   (`.agent-state/locks/`, the same lock the write tools take for that file), so concurrent
+//!   writers in separate processes lose nothing.
 //! - A note is at most [`MAX_NOTE_BYTES`] and always ends with a newline.
 
 pub mod name;
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::io::{self, Read};
+use std::path::Path;
 use std::time::SystemTime;
 
-use crate::error::{ToolError, io_reason};
+use crate::error::{ErrorKind, ToolError, io_reason};
+use crate::workspace::atomic;
+use crate::workspace::beneath::{Dir, Kind};
 use crate::workspace::context::Ctx;
-use crate::workspace::dir::{EntryKind, EntryStat, OpenDir};
-use crate::workspace::fs::PathLock;
-use crate::workspace::policy::{self, Access};
+use crate::workspace::fs::{Located, PathLock, Stop, describe, interrupted_by, kind_name};
+use crate::workspace::policy::{self, Access, CheckedPath};
 use crate::workspace::root;
 
 pub use name::NoteName;
@@ -59,10 +65,22 @@ pub struct Listing {
     pub others: usize,
 }
 
+/// The facts of one note file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoteStat {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time.
+    pub modified: SystemTime,
+}
+
 /// The notes store of a context, opened.
 pub struct Store<'c> {
     ctx: &'c Ctx,
-    dir: OpenDir,
+    /// The store folder, reached without following symlinks.
+    dir: Dir,
+    /// Where it is (policy-checked, symlinks resolved) and the allowed root holding it.
+    at: CheckedPath,
 }
 
 /// What a write did.
@@ -99,8 +117,8 @@ fn refuse(msg: String) -> ToolError {
 }
 
 /// Checks the store folder against the path policy (the state folder may be written: the
-/// default store is in it). Returns the folder with symlinks resolved.
-fn check_store(ctx: &Ctx, access: Access) -> Result<PathBuf, ToolError> {
+/// default store is in it). Returns the folder with symlinks resolved, and its allowed root.
+fn check_store(ctx: &Ctx, access: Access) -> Result<CheckedPath, ToolError> {
     let literal = policy::fold(&ctx.notes_dir);
     let real = policy::resolve(&literal).map_err(|_| {
         refuse(format!(
@@ -121,83 +139,128 @@ fn check_store(ctx: &Ctx, access: Access) -> Result<PathBuf, ToolError> {
                 "{}{via}: {e}; notes stay inside the workspace: set --notes-dir or config notes.dir to a folder in it",
                 store_label(ctx)
             ))
-        })?;
-    Ok(real)
+        })
 }
 
-/// Checks an opened store folder by where the kernel says it is.
-fn recheck(ctx: &Ctx, dir: &OpenDir, access: Access) -> Result<(), ToolError> {
-    let at = dir.path().to_path_buf();
-    ctx.policy
-        .check_state_store(&at.display().to_string(), at.clone(), at.clone(), access)
-        .map(|_| ())
-        .map_err(|e| refuse(format!("{} moved while in use: {e}", store_label(ctx))))
-}
-
-fn open_error(ctx: &Ctx, e: &std::io::Error) -> ToolError {
+fn open_error(ctx: &Ctx, e: &io::Error) -> ToolError {
     let label = store_label(ctx);
     match e.raw_os_error() {
         Some(libc::ENOTDIR) => refuse(format!(
             "{label} is not a folder (a file is in the way); move it, or set --notes-dir or config notes.dir"
         )),
-        Some(libc::ELOOP) => refuse(format!(
+        Some(libc::ELOOP) | Some(libc::EXDEV) => refuse(format!(
             "{label} is a symlink that changed while in use; try again"
         )),
         _ => refuse(format!("{label} cannot be opened: {}", io_reason(e))),
     }
 }
 
+/// A note file that is not a regular file (`InvalidData`, naming what it is).
+fn not_regular(file: &str, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{file} is a {what}, not a regular file"),
+    )
+}
+
+/// The bytes of the regular file `file` of `dir` (at most `cap` bytes when given) and its
+/// facts; `None` when it does not exist. A symlink, folder or special file is refused
+/// (`InvalidData`) without being followed or blocked on.
+fn read_note_file(
+    dir: &Dir,
+    file: &str,
+    cap: Option<u64>,
+) -> io::Result<Option<(Vec<u8>, NoteStat)>> {
+    let f = match dir.open_file(Path::new(file)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        // The last name is never followed: a symlink there says ELOOP.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(not_regular(file, "symlink"));
+        }
+        Err(e) => match dir.stat_at(OsStr::new(file)) {
+            Ok(st) if st.kind != Kind::File => return Err(not_regular(file, st.kind.name())),
+            _ => return Err(e),
+        },
+    };
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "folder"
+        } else {
+            kind_name(&meta.file_type())
+        };
+        return Err(not_regular(file, what));
+    }
+    let stat = NoteStat {
+        size: meta.len(),
+        modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+    };
+    let mut bytes = Vec::with_capacity(stat.size.min(cap.unwrap_or(u64::MAX)) as usize);
+    match cap {
+        Some(cap) => (&f).take(cap).read_to_end(&mut bytes)?,
+        None => (&f).read_to_end(&mut bytes)?,
+    };
+    Ok(Some((bytes, stat)))
+}
+
+/// The kind of the entry `file` of `dir` (not following a symlink); `None` when missing.
+fn kind_of(dir: &Dir, file: &str) -> io::Result<Option<(Kind, u64)>> {
+    match dir.stat_at(OsStr::new(file)) {
+        Ok(st) => Ok(Some((st.kind, st.len))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 impl<'c> Store<'c> {
     /// Opens the store for reading; `None` when it does not exist yet (nothing is created).
     pub fn open_existing(ctx: &'c Ctx) -> Result<Option<Store<'c>>, ToolError> {
-        let real = check_store(ctx, Access::Read)?;
-        match OpenDir::open(&real) {
-            Ok(dir) => {
-                recheck(ctx, &dir, Access::Read)?;
-                Ok(Some(Store { ctx, dir }))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        let at = check_store(ctx, Access::Read)?;
+        // What a killed writer left (a temp note file) is cleaned up first.
+        ctx.recover_once();
+        match ctx.fs.open_dir(&at) {
+            Ok(dir) => Ok(Some(Store { ctx, dir, at })),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(open_error(ctx, &e)),
         }
     }
 
     /// Opens the store for writing, creating it (and `.agent-state/`, for the locks) when
-    /// missing.
+    /// missing: each missing folder is made and opened from its parent's handle, from the
+    /// allowed root down, never through a symlink.
     pub fn open_for_write(ctx: &'c Ctx) -> Result<Store<'c>, ToolError> {
-        let real = check_store(ctx, Access::Write)?;
-        let dir = match OpenDir::open(&real) {
+        let at = check_store(ctx, Access::Write)?;
+        ctx.recover_once();
+        let dir = match ctx.fs.open_dir(&at) {
             Ok(dir) => dir,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 // The default store is in the state folder: made the usual way, with its
                 // .gitignore.
-                if real.starts_with(ctx.state_dir()) {
+                if at.real.starts_with(ctx.state_dir()) {
                     root::ensure_state_dir(&ctx.root).map_err(|e| open_error(ctx, &e))?;
                 }
-                // The folder it is made in must be allowed itself (by where it really is).
-                let allowed = |p: &std::path::Path| {
-                    let p = p.to_path_buf();
-                    let shown = p.display().to_string();
-                    ctx.policy
-                        .check_state_store(&shown, p.clone(), p, Access::Write)
-                        .is_ok()
-                };
-                OpenDir::create(&real, allowed).map_err(|e| open_error(ctx, &e))?
+                let rel = at.real.strip_prefix(&at.base).unwrap_or(Path::new(""));
+                ctx.fs
+                    .root(&at.base)
+                    .and_then(|r| r.create_dirs(rel))
+                    .map(|(dir, _)| dir)
+                    .map_err(|e| open_error(ctx, &e))?
             }
             Err(e) => return Err(open_error(ctx, &e)),
         };
-        recheck(ctx, &dir, Access::Write)?;
-        Ok(Store { ctx, dir })
+        Ok(Store { ctx, dir, at })
     }
 
     /// The store folder as the caller sees it.
     pub fn shown(&self) -> String {
-        self.ctx.display(self.dir.path())
+        self.ctx.display(&self.at.real)
     }
 
     /// The notes, newest first; with `query`, only those whose name or text contains it (any
     /// letter case).
     pub fn list(&self, query: Option<&str>) -> Result<Listing, ToolError> {
-        let names = self.dir.names().map_err(|e| {
+        let names = self.dir.entries().map_err(|e| {
             refuse(format!(
                 "{} cannot be listed: {}",
                 store_label(self.ctx),
@@ -206,16 +269,16 @@ impl<'c> Store<'c> {
         })?;
         let query = query.map(str::to_lowercase);
         let mut listing = Listing::default();
-        for file in names {
+        for entry in names {
+            let file = entry.name;
             let note = file
                 .to_str()
                 .and_then(NoteName::from_file_name)
                 .filter(|_| {
-                    self.dir
-                        .stat(file.to_str().unwrap_or_default())
+                    kind_of(&self.dir, file.to_str().unwrap_or_default())
                         .ok()
                         .flatten()
-                        .is_some_and(|s| s.kind == EntryKind::File)
+                        .is_some_and(|(k, _)| k == Kind::File)
                 });
             let Some(name) = note else {
                 listing.others += 1;
@@ -226,14 +289,20 @@ impl<'c> Store<'c> {
             } else {
                 Some(FIRST_LINE_READ_BYTES)
             };
-            let (text, stat) = match self.dir.read_file(&name.file_name(), cap) {
+            let (text, stat) = match read_note_file(&self.dir, &name.file_name(), cap) {
                 Ok(Some((bytes, stat))) => (String::from_utf8_lossy(&bytes).into_owned(), stat),
                 // Removed since the folder was read: no longer a note.
                 Ok(None) => continue,
                 // Unreadable (or replaced by a symlink meanwhile): still listed, never dropped.
-                Err(e) => match self.dir.stat(&name.file_name()) {
-                    Ok(Some(stat)) => (format!("(cannot be read: {})", io_reason(&e)), stat),
-                    _ => continue,
+                Err(e) => match self.dir.stat_at(OsStr::new(&name.file_name())) {
+                    Ok(st) => (
+                        format!("(cannot be read: {})", io_reason(&e)),
+                        NoteStat {
+                            size: st.len,
+                            modified: st.mtime,
+                        },
+                    ),
+                    Err(_) => continue,
                 },
             };
             listing.total += 1;
@@ -262,10 +331,10 @@ impl<'c> Store<'c> {
     fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = self
             .dir
-            .names()
+            .entries()
             .unwrap_or_default()
             .iter()
-            .filter_map(|f| f.to_str().and_then(NoteName::from_file_name))
+            .filter_map(|e| e.name.to_str().and_then(NoteName::from_file_name))
             .map(|n| n.as_str().to_owned())
             .collect();
         names.sort();
@@ -274,8 +343,8 @@ impl<'c> Store<'c> {
 
     /// A note's bytes and facts. Errors: no such note (with the closest names), a symlink or
     /// other non-regular file, an unreadable file.
-    pub fn read(&self, name: &NoteName) -> Result<(Vec<u8>, EntryStat), ToolError> {
-        match self.dir.read_file(&name.file_name(), None) {
+    pub fn read(&self, name: &NoteName) -> Result<(Vec<u8>, NoteStat), ToolError> {
+        match read_note_file(&self.dir, &name.file_name(), None) {
             Ok(Some(found)) => Ok(found),
             Ok(None) => Err(self.unknown(name)),
             Err(e) => Err(self.bad_file(name, &e)),
@@ -295,14 +364,34 @@ impl<'c> Store<'c> {
         let _writing = self.ctx.gate.start_writing().ok_or_else(|| {
             refuse("the call timed out before writing; nothing was changed".to_owned())
         })?;
-        self.dir
-            .write_atomic(&name.file_name(), &after)
-            .map_err(|e| {
-                refuse(format!(
+        let loc = Located {
+            dir: self.dir.try_clone().map_err(|e| open_error(self.ctx, &e))?,
+            name: name.file_name().into(),
+            base: self.at.base.clone(),
+            dir_rel: self
+                .at
+                .real
+                .strip_prefix(&self.at.base)
+                .unwrap_or(Path::new(""))
+                .to_path_buf(),
+        };
+        let stop = Stop::watching();
+        atomic::write_at(&self.ctx.fs, &loc, &[&after], None, &stop).map_err(|e| {
+            match interrupted_by(&e) {
+                Some(sig) => ToolError {
+                    kind: ErrorKind::Interrupted(sig),
+                    message: format!(
+                        "interrupted by {} while writing note {name}; nothing was changed",
+                        crate::interrupt::signal_name(sig)
+                    ),
+                    fields: serde_json::Map::new(),
+                },
+                None => refuse(format!(
                     "cannot write note {name}: {}; nothing was changed",
-                    io_reason(&e)
-                ))
-            })?;
+                    describe(&e)
+                )),
+            }
+        })?;
         Ok(Saved {
             bytes: after.len(),
             created,
@@ -316,7 +405,7 @@ impl<'c> Store<'c> {
         content: &str,
         append: bool,
     ) -> Result<(Vec<u8>, bool), ToolError> {
-        let before = match self.dir.read_file(&name.file_name(), None) {
+        let before = match read_note_file(&self.dir, &name.file_name(), None) {
             Ok(found) => found.map(|(bytes, _)| bytes),
             Err(e) => return Err(self.bad_file(name, &e)),
         };
@@ -366,22 +455,24 @@ impl<'c> Store<'c> {
             refuse("the call timed out before deleting; nothing was changed".to_owned())
         })?;
         self.dir
-            .remove(&name.file_name())
-            .map_err(|e| refuse(format!("cannot delete note {name}: {}", io_reason(&e))))?;
+            .unlink(OsStr::new(&name.file_name()))
+            .and_then(|()| self.dir.sync())
+            .map_err(|e| refuse(format!("cannot delete note {name}: {}", describe(&e))))?;
         Ok(size)
     }
 
     /// The size of the note `name` when it is a regular file that can be removed.
     fn deletable(&self, name: &NoteName) -> Result<u64, ToolError> {
         let file = name.file_name();
-        match self.dir.stat(&file) {
-            Ok(Some(s)) if s.kind == EntryKind::File => Ok(s.size),
-            Ok(Some(s)) => {
-                let e = std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    format!("{file} is a {}", s.kind.name()),
-                );
-                Err(self.bad_file(name, &e))
+        match kind_of(&self.dir, &file) {
+            Ok(Some((Kind::File, size))) => Ok(size),
+            Ok(Some((kind, _))) => {
+                let what = if kind == Kind::Dir {
+                    "folder"
+                } else {
+                    kind.name()
+                };
+                Err(self.bad_file(name, &not_regular(&file, what)))
             }
             Ok(None) => Err(self.unknown(name)),
             Err(e) => Err(self.bad_file(name, &e)),
@@ -396,7 +487,7 @@ impl<'c> Store<'c> {
                 io_reason(&e)
             ))
         })?;
-        let target = self.dir.path().join(name.file_name());
+        let target = self.at.real.join(name.file_name());
         PathLock::acquire(&self.ctx.state_dir(), &target)
             .map_err(|e| refuse(format!("cannot lock note {name}: {}", io_reason(&e))))
     }
@@ -406,9 +497,9 @@ impl<'c> Store<'c> {
         unknown_note(name, &self.names())
     }
 
-    fn bad_file(&self, name: &NoteName, e: &std::io::Error) -> ToolError {
-        let path = self.ctx.display(&self.dir.path().join(name.file_name()));
-        if e.kind() == std::io::ErrorKind::InvalidData {
+    fn bad_file(&self, name: &NoteName, e: &io::Error) -> ToolError {
+        let path = self.ctx.display(&self.at.real.join(name.file_name()));
+        if e.kind() == io::ErrorKind::InvalidData {
             refuse(format!(
                 "note {name} ({path}) is not a regular file ({e}); notes never follow symlinks: \
                  remove it or replace it with a regular file"

@@ -6,6 +6,7 @@
 //! and `schema` all come from that definition, so they cannot drift.
 
 pub mod apply_patch;
+pub mod copy_path;
 pub mod delete_path;
 pub mod edit_file;
 pub mod edit_lines;
@@ -14,6 +15,8 @@ pub mod exec_command;
 pub mod glob;
 pub mod grep;
 pub mod list_dir;
+pub mod make_dir;
+pub mod move_path;
 pub mod notes_delete;
 pub mod notes_list;
 pub mod notes_read;
@@ -39,7 +42,7 @@ use crate::workspace::context::Ctx;
 pub enum Group {
     /// read_file list_dir glob grep: on by default.
     Files,
-    /// write_file edit_file edit_lines apply_patch.
+    /// write_file edit_file edit_lines apply_patch move_path copy_path make_dir.
     Edit,
     /// delete_path.
     Delete,
@@ -255,6 +258,9 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<edit_file::EditFile>(),
         spec::<edit_lines::EditLines>(),
         spec::<apply_patch::ApplyPatch>(),
+        spec::<move_path::MovePath>(),
+        spec::<copy_path::CopyPath>(),
+        spec::<make_dir::MakeDir>(),
         spec::<delete_path::DeletePath>(),
         spec::<exec::Exec>(),
         spec::<exec_command::ExecCommand>(),

@@ -4,16 +4,19 @@
 //!
 //! A copy is one file named by a hash of (URL, raw): a first line of JSON (the key, the time
 //! of the fetch and the document's header fields) and then the text, byte for byte. The
-//! folder is used through the race-free file layer ([`OpenDir`]).
+//! folder is used through the race-free file layer ([`Dir`]): opened from the workspace
+//! root's handle without following any symlink, every file reached relative to it.
 
+use std::ffi::OsStr;
 use std::hash::{Hash, Hasher};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
 use super::Document;
-use crate::workspace::dir::{EntryKind, OpenDir};
+use crate::workspace::beneath::{Dir, Kind};
 use crate::workspace::root;
 
 /// How long a copy is used.
@@ -35,9 +38,8 @@ struct Header {
     doc: Document,
 }
 
-/// The copies of one workspace. Every file operation goes through a descriptor of the
-/// `web` folder ([`OpenDir`]): a symlink there, or one swapped in for a copy, is never
-/// followed.
+/// The copies of one workspace. Every file operation goes through a handle of the `web`
+/// folder ([`Dir`]): a symlink there, or one swapped in for a copy, is never followed.
 #[derive(Debug, Clone)]
 pub struct Copies {
     root: PathBuf,
@@ -60,6 +62,17 @@ impl Copies {
         }
     }
 
+    /// `.agent-state/web`, relative to the workspace root.
+    fn rel(&self) -> PathBuf {
+        Path::new(root::STATE_DIR).join(DIR_NAME)
+    }
+
+    /// The folder, opened from the workspace root without following a symlink (ELOOP or
+    /// EXDEV when one is in the way; NotFound when missing).
+    fn open_dir(&self) -> io::Result<Dir> {
+        Dir::open_root(&self.root)?.open_dir(&self.rel())
+    }
+
     fn name_for(url: &str, raw: bool) -> String {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (url, raw).hash(&mut h);
@@ -70,8 +83,8 @@ impl Copies {
     /// exists. A missing, stale, foreign or unreadable copy is `None`: the caller fetches.
     pub fn load(&self, url: &str, raw: bool) -> Option<(Document, u64)> {
         root::existing_state_dir(&self.root).ok()??;
-        let dir = OpenDir::open(&self.dir).ok()?;
-        let (mut bytes, _) = dir.read_file(&Self::name_for(url, raw), None).ok()??;
+        let dir = self.open_dir().ok()?;
+        let mut bytes = read_regular(&dir, &Self::name_for(url, raw)).ok()?;
         let nl = memchr::memchr(b'\n', &bytes)?;
         let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
         if header.format != FORMAT || header.url != url || header.raw != raw {
@@ -91,13 +104,13 @@ impl Copies {
     /// needed (never through a symlink), then drops stale copies and the oldest ones over
     /// [`MAX_TOTAL_BYTES`].
     pub fn store(&self, url: &str, doc: &Document) -> Result<(), String> {
-        let state = root::ensure_state_dir(&self.root).map_err(|e| e.to_string())?;
-        let dir = match OpenDir::open(&self.dir) {
+        root::ensure_state_dir(&self.root).map_err(|e| e.to_string())?;
+        let dir = match self.open_dir() {
             Ok(dir) => dir,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                OpenDir::create(&self.dir, |p| p == state)
-                    .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?
-            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Dir::open_root(&self.root)
+                .and_then(|r| r.create_dirs(&self.rel()))
+                .map(|(dir, _)| dir)
+                .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?,
             Err(e) => {
                 return Err(format!(
                     "{} cannot be used ({e}); it must be a folder, not a symlink",
@@ -121,7 +134,7 @@ impl Copies {
         bytes.push(b'\n');
         bytes.extend_from_slice(doc.text.as_bytes());
         let name = Self::name_for(url, doc.raw);
-        dir.write_atomic(&name, &bytes)
+        write_atomic(&dir, &name, &bytes)
             .map_err(|e| format!("cannot write a copy in {}: {e}", self.dir.display()))?;
         prune(&dir, &name);
         Ok(())
@@ -130,31 +143,31 @@ impl Copies {
 
 /// Drops copies (and temporary files left by a crash) older than [`TTL`], then the oldest
 /// copies while all of them take more than [`MAX_TOTAL_BYTES`]; `keep` last.
-fn prune(dir: &OpenDir, keep: &str) {
-    let Ok(names) = dir.names() else {
+fn prune(dir: &Dir, keep: &str) {
+    let Ok(entries) = dir.entries() else {
         return;
     };
     let now = SystemTime::now();
     let mut live: Vec<(SystemTime, u64, String)> = Vec::new();
-    for name in names {
-        let Some(name) = name.to_str().map(str::to_owned) else {
+    for entry in entries {
+        let Some(name) = entry.name.to_str().map(str::to_owned) else {
             continue;
         };
         let temp = name.starts_with('.') && name.contains(".agtool-");
         if !(name.ends_with(SUFFIX) || temp) {
             continue;
         }
-        let Ok(Some(st)) = dir.stat(&name) else {
+        let Ok(st) = dir.stat_at(OsStr::new(&name)) else {
             continue;
         };
-        if st.kind != EntryKind::File {
+        if st.kind != Kind::File {
             continue;
         }
-        let age = now.duration_since(st.modified).unwrap_or_default();
+        let age = now.duration_since(st.mtime).unwrap_or_default();
         if age > TTL {
-            let _ = dir.remove(&name);
+            let _ = dir.unlink(OsStr::new(&name));
         } else if !temp {
-            live.push((st.modified, st.size, name));
+            live.push((st.mtime, st.len, name));
         }
     }
     let mut total: u64 = live.iter().map(|(_, len, _)| len).sum();
@@ -163,10 +176,43 @@ fn prune(dir: &OpenDir, keep: &str) {
         if total <= MAX_TOTAL_BYTES {
             break;
         }
-        if dir.remove(&name).is_ok() {
+        if dir.unlink(OsStr::new(&name)).is_ok() {
             total -= len;
         }
     }
+}
+
+/// The bytes of the regular file `name` in `dir`; a symlink there is never followed (ELOOP),
+/// anything but a regular file is refused.
+fn read_regular(dir: &Dir, name: &str) -> io::Result<Vec<u8>> {
+    let file = dir.open_file(Path::new(name))?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{name} is not a regular file"),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    (&file).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Writes `bytes` as `name` in `dir`: a temp file beside it, fsynced, renamed over it, the
+/// folder fsynced. The temp file is removed when a step fails; one left by a kill is dropped
+/// by [`prune`] once older than [`TTL`].
+fn write_atomic(dir: &Dir, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let (temp, mut file) = dir.create_temp(OsStr::new(name))?;
+    let result = (|| {
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        dir.rename(&temp, dir, OsStr::new(name))?;
+        dir.sync()
+    })();
+    if result.is_err() {
+        let _ = dir.unlink(&temp);
+    }
+    result
 }
 
 #[cfg(test)]

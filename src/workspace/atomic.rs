@@ -41,6 +41,20 @@ pub fn write_file(
     result
 }
 
+/// Writes `parts` atomically as the entry `loc.name` of the already open folder `loc.dir`
+/// (module doc): for a store that keeps one handle on its folder (the notes store). An
+/// existing file keeps its mode, a new one gets `new_mode` (default 0666 less the umask); a
+/// symlink or folder at the name is an error. On any error nothing is left behind.
+pub fn write_at(
+    fs: &Fs,
+    loc: &Located,
+    parts: &[&[u8]],
+    new_mode: Option<u32>,
+    stop: &Stop,
+) -> io::Result<()> {
+    write_located(fs, loc, parts, new_mode, stop)
+}
+
 fn write_located(
     fs: &Fs,
     loc: &Located,

@@ -495,6 +495,43 @@ impl Dir {
             .map_err(errno)
     }
 
+    /// Flushes everything written to the filesystem holding this directory (`syncfs`): one
+    /// call for a whole tree of new files, where an `fsync` of each would cost a journal
+    /// commit per file.
+    pub fn sync_filesystem(&self) -> io::Result<()> {
+        match rustix::fs::syncfs(&self.fd) {
+            Err(Errno::BADF) => self.sync(),
+            other => other.map_err(errno),
+        }
+    }
+
+    /// Sets the permission bits of this directory itself (`fchmod` on the handle, so a symlink
+    /// swapped in for its name meanwhile is never followed). Fails for a handle that could only
+    /// be opened as a path (a folder we may not read).
+    pub fn set_mode(&self, mode: u32) -> io::Result<()> {
+        rustix::fs::fchmod(&self.fd, Mode::from_raw_mode(mode)).map_err(errno)
+    }
+
+    /// Sets the modification time of the entry `name` here, not following a symlink (a link
+    /// gets its own time); the access time is left as it is.
+    pub fn set_mtime_at(&self, name: &OsStr, mtime: SystemTime) -> io::Result<()> {
+        check_name(name)?;
+        let since = mtime
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO);
+        let times = rustix::fs::Timestamps {
+            last_access: rustix::fs::Timespec {
+                tv_sec: 0,
+                tv_nsec: rustix::fs::UTIME_OMIT,
+            },
+            last_modification: rustix::fs::Timespec {
+                tv_sec: since.as_secs() as i64,
+                tv_nsec: since.subsec_nanos().into(),
+            },
+        };
+        rustix::fs::utimensat(&self.fd, name, &times, AtFlags::SYMLINK_NOFOLLOW).map_err(errno)
+    }
+
     /// The names in this directory (`.` and `..` left out), in the order the filesystem gives.
     pub fn entries(&self) -> io::Result<Vec<Entry>> {
         let mut dir = rustix::fs::Dir::read_from(&self.fd).map_err(errno)?;

@@ -311,6 +311,31 @@ impl StateStore {
             .map_err(|e| self.err(e))
     }
 
+    /// Moves the freshness entries (every agent) of `from` and, when it is a folder, of
+    /// everything under it to the same paths under `to` (spec 03: freshness entries move with
+    /// a moved file). Entries already kept for `to` and under it are dropped first: they
+    /// described what the move replaced. Returns how many entries moved. One transaction.
+    pub fn move_entries(&self, from: &Path, to: &Path) -> StateResult<usize> {
+        let (old, new) = (path_key(from), path_key(to));
+        let old = old.trim_end_matches('/').to_owned();
+        let new = new.trim_end_matches('/').to_owned();
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let moved = (|| {
+            tx.execute(
+                "DELETE FROM freshness WHERE path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/'",
+                params![new],
+            )?;
+            tx.execute(
+                "UPDATE freshness SET path = ?2 || substr(path, length(?1) + 1)
+                 WHERE path = ?1 OR substr(path, 1, length(?1) + 1) = ?1 || '/'",
+                params![old, new],
+            )
+        })()
+        .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(moved)
+    }
+
     /// Empties every table.
     pub fn reset(&self) -> StateResult<()> {
         self.conn
@@ -504,6 +529,46 @@ mod tests {
         assert_eq!(s.entries().unwrap().len(), 1, "the /w/srcx sibling stays");
         s.reset().unwrap();
         assert!(s.entries().unwrap().is_empty());
+    }
+
+    #[test]
+    fn entries_move_with_a_file_and_a_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let s = StateStore::open(t.path()).unwrap();
+        s.record_tag("a", Path::new("/w/d/x"), "11111111").unwrap();
+        s.record_tag("b", Path::new("/w/d/sub/y"), "22222222")
+            .unwrap();
+        s.record_tag("a", Path::new("/w/dx"), "33333333").unwrap();
+        s.record_tag("a", Path::new("/w/e/old"), "44444444")
+            .unwrap();
+        s.record_tag("a", Path::new("/w/f"), "55555555").unwrap();
+        assert_eq!(
+            s.move_entries(Path::new("/w/d"), Path::new("/w/e"))
+                .unwrap(),
+            2
+        );
+        let tag = |agent, p: &str| s.recorded_tag(agent, Path::new(p)).unwrap();
+        assert_eq!(tag("a", "/w/e/x").as_deref(), Some("11111111"));
+        assert_eq!(tag("b", "/w/e/sub/y").as_deref(), Some("22222222"));
+        assert_eq!(tag("a", "/w/d/x"), None);
+        assert_eq!(
+            tag("a", "/w/dx").as_deref(),
+            Some("33333333"),
+            "a sibling stays"
+        );
+        assert_eq!(
+            tag("a", "/w/e/old"),
+            None,
+            "what the destination held is dropped"
+        );
+        // A file onto a file that had its own entry.
+        assert_eq!(
+            s.move_entries(Path::new("/w/f"), Path::new("/w/dx"))
+                .unwrap(),
+            1
+        );
+        assert_eq!(tag("a", "/w/dx").as_deref(), Some("55555555"));
+        assert_eq!(s.entries().unwrap().len(), 3);
     }
 
     #[test]

@@ -30,16 +30,49 @@ pub enum TreeStop {
     Io(PathBuf, io::Error),
 }
 
+/// What a listing does with one name ([`list_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// List it (and, for a folder, what is in it).
+    Take,
+    /// Leave it out, with everything in it, and say so in [`Listing::skipped`].
+    Skip,
+    /// Stop the listing: [`TreeStop::Refused`].
+    Refuse,
+}
+
+/// A tree as [`list_with`] found it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// Everything listed, children right before their folder.
+    pub entries: Vec<TreeEntry>,
+    /// What was left out (relative paths), in listing order.
+    pub skipped: Vec<PathBuf>,
+}
+
 /// Lists everything under `top`, children right before their folder, without following
 /// symlinks. Stops at the first name `refuse` says no to, at a folder on another filesystem
 /// than `top`, or at an unreadable folder.
 pub fn list(top: &Dir, refuse: &dyn Fn(&OsStr) -> bool) -> Result<Vec<TreeEntry>, TreeStop> {
+    let judge = |name: &OsStr| {
+        if refuse(name) {
+            Verdict::Refuse
+        } else {
+            Verdict::Take
+        }
+    };
+    list_with(top, &judge).map(|l| l.entries)
+}
+
+/// As [`list`], with `judge` deciding per name whether it is listed, left out (with
+/// everything in it) or stops the listing.
+pub fn list_with(top: &Dir, judge: &dyn Fn(&OsStr) -> Verdict) -> Result<Listing, TreeStop> {
     let dev = top
         .stat(Path::new(""))
         .map_err(|e| TreeStop::Io(PathBuf::new(), e))?
         .dev;
-    let mut out = Vec::new();
-    list_into(top, Path::new(""), dev, refuse, &mut out)?;
+    let mut out = Listing::default();
+    list_into(top, Path::new(""), dev, judge, &mut out)?;
     Ok(out)
 }
 
@@ -47,16 +80,21 @@ fn list_into(
     dir: &Dir,
     rel: &Path,
     dev: u64,
-    refuse: &dyn Fn(&OsStr) -> bool,
-    out: &mut Vec<TreeEntry>,
+    judge: &dyn Fn(&OsStr) -> Verdict,
+    out: &mut Listing,
 ) -> Result<(), TreeStop> {
     let entries = dir
         .entries()
         .map_err(|e| TreeStop::Io(rel.to_path_buf(), e))?;
     for e in entries {
         let p = rel.join(&e.name);
-        if refuse(&e.name) {
-            return Err(TreeStop::Refused(p));
+        match judge(&e.name) {
+            Verdict::Take => {}
+            Verdict::Skip => {
+                out.skipped.push(p);
+                continue;
+            }
+            Verdict::Refuse => return Err(TreeStop::Refused(p)),
         }
         let st = dir
             .stat_at(&e.name)
@@ -68,14 +106,32 @@ fn list_into(
             let sub = dir
                 .open_dir(Path::new(&e.name))
                 .map_err(|err| TreeStop::Io(p.clone(), err))?;
-            list_into(&sub, &p, dev, refuse, out)?;
+            list_into(&sub, &p, dev, judge, out)?;
         }
-        out.push(TreeEntry {
+        out.entries.push(TreeEntry {
             rel: p,
             kind: st.kind,
         });
     }
     Ok(())
+}
+
+/// Removes the entry `name` of `dir`, whatever it is: a file, symlink or special file is
+/// unlinked (a link itself, never its target); a folder is listed and removed with everything
+/// in it through handles ([`list`], [`remove`]), never following a symlink. `NotFound` when
+/// there is nothing by that name; an error for a folder holding a mount point.
+pub fn remove_all(dir: &Dir, name: &OsStr, stop: &Stop) -> io::Result<()> {
+    if dir.stat_at(name)?.kind != Kind::Dir {
+        return dir.unlink(name);
+    }
+    let top = dir.open_dir(Path::new(name))?;
+    let entries = list(&top, &|_| false).map_err(|s| match s {
+        TreeStop::Io(_, e) => e,
+        TreeStop::Mount(p) => io::Error::other(format!("{} is a mount point", p.display())),
+        TreeStop::Refused(p) => io::Error::other(format!("{} was refused", p.display())),
+    })?;
+    remove(&top, &entries, stop).map_err(|(_, _, e)| e)?;
+    dir.rmdir(name)
 }
 
 /// Removes `entries` (as [`list`] returned them: children first) from under `top`, each

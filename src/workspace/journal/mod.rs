@@ -17,6 +17,9 @@
 //! remove <root> <folder> <name> <backup>
 //! temp <root> <folder> <temp>
 //! mkdir <root> <folder>
+//! tree <root> <folder> <temp>
+//! place <root> <folder> <temp> <name> <backup or ->
+//! aside <root> <folder> <name> <temp>
 //! end
 //! ```
 //!
@@ -53,6 +56,26 @@
 //! rolled back; a kill in D leaves the new content and recovery finishes the cleanup. No caller ever sees a
 //! half-applied write, because every later call recovers first (below).
 //!
+//! # State machine of a transfer ([`transfer`]: copy-path, move-path across filesystems)
+//! The same states, with the steps `mkdir`, `tree`, `place` and `aside`:
+//! - **P**: the missing folders above the destination are made; the copy (a file, a symlink
+//!   or a whole folder tree) is built under a temp name beside the destination and fsynced
+//!   (`tree`); a file or symlink the copy replaces gets a backup, a hard link under a temp
+//!   name. Nothing visible has changed. Recovery (or a failure) removes the temp tree, the
+//!   backup and the folders made that are empty.
+//! - **C**: the temp copy is renamed to the destination (`place`: without replacing anything,
+//!   or over the old entry whose backup exists), then the source of a move is renamed aside
+//!   under a temp name in its own folder (`aside`); both folders are fsynced. Recovery (or a
+//!   failure) rolls back from what is on disk: a source set aside is renamed back (never over
+//!   something that took its name meanwhile); a placed copy is renamed back to its temp name
+//!   and removed, or the backup is renamed over it; then as in P.
+//! - **D** (the commit point): the set-aside source (a whole tree, removed through handles,
+//!   never following a symlink) and the backup are deleted, then the journal. Recovery rolls
+//!   forward the same way.
+//!
+//! Nothing is ever deleted under a name the caller chose: only under temp names that carry
+//! the journal's pid, so a recovery cannot delete what another process put at a user's path.
+//!
 //! # Temp notes ([`TempNote`])
 //! A single-file write is atomic by itself (one rename), but its temp file would outlive a
 //! kill. Before creating it, the writer leaves a journal in state **T** naming the temp file
@@ -78,14 +101,19 @@ use std::path::{Path, PathBuf};
 use crate::workspace::beneath::{Dir, Kind, temp_name};
 use crate::workspace::fs::{Fs, Stop, existing_mode, fill};
 use crate::workspace::policy::CheckedPath;
+use crate::workspace::tree;
 
 mod record;
 mod recover;
 #[cfg(test)]
 mod tests;
+mod transfer;
 
 use record::{Journal, Record, State, Step};
 pub use recover::recover;
+#[cfg(test)]
+pub(crate) use transfer::crash_after;
+pub use transfer::{Build, Transfer, crash_point, transfer};
 
 /// Folder handles a commit keeps open at once (the oldest is closed beyond that).
 const MAX_OPEN_DIRS: usize = 256;
@@ -231,21 +259,7 @@ fn plan(fs: &Fs, change: &Change<'_>) -> io::Result<(Step, Vec<PathBuf>)> {
                     path.spelled
                 )));
             };
-            let root = fs.root(&path.base)?;
-            // The nearest existing folder above the target, and the ones to make below it.
-            let mut missing = Vec::new();
-            let mut at = dir;
-            let existing = loop {
-                match root.open_dir(at) {
-                    Ok(d) => break d,
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                        missing.push(at.to_path_buf());
-                        at = at.parent().ok_or(e)?;
-                    }
-                    Err(e) => return Err(e),
-                }
-            };
-            missing.reverse();
+            let (existing, missing) = missing_dirs(fs, &path.base, dir)?;
             let exists = missing.is_empty() && existing_mode(&existing, name, None)?.is_some();
             Ok((
                 Step::Write {
@@ -277,6 +291,37 @@ fn plan(fs: &Fs, change: &Change<'_>) -> io::Result<(Step, Vec<PathBuf>)> {
                 Vec::new(),
             ))
         }
+    }
+}
+
+/// The nearest existing folder at or above `dir` (relative to the allowed root `base`), and
+/// the folders to make below it so that `dir` exists (relative to `base`, outermost first).
+fn missing_dirs(fs: &Fs, base: &Path, dir: &Path) -> io::Result<(Dir, Vec<PathBuf>)> {
+    let root = fs.root(base)?;
+    let mut missing = Vec::new();
+    let mut at = dir;
+    let existing = loop {
+        match root.open_dir(at) {
+            Ok(d) => break d,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                missing.push(at.to_path_buf());
+                at = at.parent().ok_or(e)?;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    missing.reverse();
+    Ok((existing, missing))
+}
+
+/// Makes the folder of a [`Step::Mkdir`] (one already there is fine).
+fn make_dir(dirs: &mut Dirs<'_>, base: &Path, dir: &Path) -> io::Result<()> {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return Ok(());
+    };
+    match dirs.get(base, parent).and_then(|d| d.mkdir(name, 0o777)) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        other => other,
     }
 }
 
@@ -312,20 +357,7 @@ fn prepare(
     let mut k = 0;
     for step in steps {
         if let Step::Mkdir { base, dir } = step {
-            let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
-                continue;
-            };
-            let made = dirs
-                .get(base, parent)
-                .and_then(|d| d.mkdir(name, 0o777))
-                .or_else(|e| {
-                    if e.kind() == io::ErrorKind::AlreadyExists {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                });
-            made.map_err(|e| (0, e))?;
+            make_dir(dirs, base, dir).map_err(|e| (0, e))?;
             continue;
         }
         let i = k;
@@ -504,6 +536,81 @@ fn roll_back(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<Vec<PathBuf>> {
                     };
                     gone_ok(d.unlink(temp))
                 }
+                Step::Tree { base, dir, temp } => {
+                    let d = match dirs.get(base, dir) {
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                        other => other?,
+                    };
+                    gone_ok(tree::remove_all(d, temp, &Stop::never()))
+                }
+                Step::Place {
+                    base,
+                    dir,
+                    temp,
+                    name,
+                    backup,
+                } => {
+                    let d = match dirs.get(base, dir) {
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                        other => other?,
+                    };
+                    if !committing || exists(d, temp)? {
+                        // Not placed: only the backup (a second name of the old entry) goes.
+                        if let Some(b) = backup {
+                            gone_ok(d.unlink(b))?;
+                        }
+                        return Ok(());
+                    }
+                    match backup {
+                        // Placed over an old entry: the old one goes back over it.
+                        Some(b) if exists(d, b)? => {
+                            d.rename(b, d, name)?;
+                            restored.push(base.join(dir).join(name));
+                        }
+                        Some(_) => {}
+                        // Placed where nothing was: back to its temp name, which the tree step
+                        // (undone right after this one) removes.
+                        None => {
+                            if exists(d, name)? {
+                                d.rename_new(name, d, temp)?;
+                                restored.push(base.join(dir).join(name));
+                            }
+                        }
+                    }
+                    d.sync()
+                }
+                Step::Aside {
+                    base,
+                    dir,
+                    name,
+                    temp,
+                } => {
+                    if !committing {
+                        return Ok(());
+                    }
+                    let d = match dirs.get(base, dir) {
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                        other => other?,
+                    };
+                    if !exists(d, temp)? {
+                        return Ok(());
+                    }
+                    // Renamed aside: it goes back under its own name, never over something
+                    // that took that name meanwhile.
+                    d.rename_new(temp, d, name).map_err(|e| {
+                        if e.kind() == io::ErrorKind::AlreadyExists {
+                            io::Error::other(format!(
+                                "{} exists again, so the original is kept as {}",
+                                base.join(dir).join(name).display(),
+                                base.join(dir).join(temp).display()
+                            ))
+                        } else {
+                            e
+                        }
+                    })?;
+                    restored.push(base.join(dir).join(name));
+                    d.sync()
+                }
                 Step::Mkdir { base, dir } => {
                     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
                         return Ok(());
@@ -626,6 +733,25 @@ fn roll_forward(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<()> {
                 base, dir, backup, ..
             } => (base, dir, vec![backup]),
             Step::Temp { base, dir, temp } => (base, dir, vec![temp]),
+            Step::Place {
+                base, dir, backup, ..
+            } => (base, dir, backup.iter().collect()),
+            // The temp tree (gone once placed) and the set-aside source go whole.
+            Step::Tree { base, dir, temp }
+            | Step::Aside {
+                base, dir, temp, ..
+            } => {
+                let r = match dirs.get(base, dir) {
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                    other => other.and_then(|d| gone_ok(tree::remove_all(d, temp, &Stop::never()))),
+                };
+                if let Err(e) = r
+                    && first_error.is_none()
+                {
+                    first_error = Some(e);
+                }
+                continue;
+            }
             Step::Mkdir { .. } => continue,
         };
         let d = match dirs.get(base, dir) {

@@ -75,6 +75,31 @@ pub(super) enum Step {
     },
     /// A folder the write makes (relative to `base`).
     Mkdir { base: PathBuf, dir: PathBuf },
+    /// A temp entry the write builds in P (a file, symlink or whole folder tree): removed
+    /// when the write is undone, and, if still there, once it is done.
+    Tree {
+        base: PathBuf,
+        dir: PathBuf,
+        temp: OsString,
+    },
+    /// In C, `dir/temp` (built by a [`Step::Tree`]) is renamed to `dir/name`: without
+    /// replacing anything, or, when `backup` names a hard link to the old `dir/name` made in
+    /// P, over it.
+    Place {
+        base: PathBuf,
+        dir: PathBuf,
+        temp: OsString,
+        name: OsString,
+        backup: Option<OsString>,
+    },
+    /// In C, `dir/name` (the source of a move) is renamed aside to `dir/temp`; once the write
+    /// is done, the set-aside entry is removed (a tree, through handles).
+    Aside {
+        base: PathBuf,
+        dir: PathBuf,
+        name: OsString,
+        temp: OsString,
+    },
 }
 
 /// A whole journal.
@@ -169,6 +194,40 @@ impl Record {
                     enc(temp.as_bytes())
                 ),
                 Step::Mkdir { base, dir } => format!("mkdir {} {}", enc_path(base), enc_path(dir)),
+                Step::Tree { base, dir, temp } => format!(
+                    "tree {} {} {}",
+                    enc_path(base),
+                    enc_path(dir),
+                    enc(temp.as_bytes())
+                ),
+                Step::Place {
+                    base,
+                    dir,
+                    temp,
+                    name,
+                    backup,
+                } => format!(
+                    "place {} {} {} {} {}",
+                    enc_path(base),
+                    enc_path(dir),
+                    enc(temp.as_bytes()),
+                    enc(name.as_bytes()),
+                    backup
+                        .as_ref()
+                        .map_or("-".to_owned(), |b| enc(b.as_bytes()))
+                ),
+                Step::Aside {
+                    base,
+                    dir,
+                    name,
+                    temp,
+                } => format!(
+                    "aside {} {} {} {}",
+                    enc_path(base),
+                    enc_path(dir),
+                    enc(name.as_bytes()),
+                    enc(temp.as_bytes())
+                ),
             };
             out.push_str(&line);
             out.push('\n');
@@ -216,6 +275,28 @@ impl Record {
                 ["mkdir", base, dir] => Step::Mkdir {
                     base: path(base)?,
                     dir: path(dir)?,
+                },
+                ["tree", base, dir, temp] => Step::Tree {
+                    base: path(base)?,
+                    dir: path(dir)?,
+                    temp: name(temp)?,
+                },
+                ["place", base, dir, temp, n, backup] => Step::Place {
+                    base: path(base)?,
+                    dir: path(dir)?,
+                    temp: name(temp)?,
+                    name: name(n)?,
+                    backup: if *backup == "-" {
+                        None
+                    } else {
+                        Some(name(backup)?)
+                    },
+                },
+                ["aside", base, dir, n, temp] => Step::Aside {
+                    base: path(base)?,
+                    dir: path(dir)?,
+                    name: name(n)?,
+                    temp: name(temp)?,
                 },
                 _ => return None,
             };
@@ -322,6 +403,31 @@ mod tests {
                     dir: "a b".into(),
                     name: "z".into(),
                     backup: ".z.agtool-42-1".into(),
+                },
+                Step::Tree {
+                    base: "/r".into(),
+                    dir: "d".into(),
+                    temp: ".t.agtool-42-2".into(),
+                },
+                Step::Place {
+                    base: "/r".into(),
+                    dir: "d".into(),
+                    temp: ".t.agtool-42-2".into(),
+                    name: "t u".into(),
+                    backup: Some(".t.agtool-42-3".into()),
+                },
+                Step::Place {
+                    base: "/r".into(),
+                    dir: "".into(),
+                    temp: ".t.agtool-42-4".into(),
+                    name: "t".into(),
+                    backup: None,
+                },
+                Step::Aside {
+                    base: "/s".into(),
+                    dir: "e".into(),
+                    name: "src".into(),
+                    temp: ".src.agtool-42-5".into(),
                 },
             ],
         };

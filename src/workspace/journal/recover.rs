@@ -39,6 +39,19 @@ fn trusted(fs: &Fs, rec: &Record) -> bool {
         } => fs.is_write_base(base) && plain(dir) && ours(backup),
         Step::Temp { base, dir, temp } => fs.is_write_base(base) && plain(dir) && ours(temp),
         Step::Mkdir { base, dir } => fs.is_write_base(base) && plain(dir),
+        Step::Tree { base, dir, temp }
+        | Step::Aside {
+            base, dir, temp, ..
+        } => fs.is_write_base(base) && plain(dir) && ours(temp),
+        Step::Place {
+            base,
+            dir,
+            temp,
+            backup,
+            ..
+        } => {
+            fs.is_write_base(base) && plain(dir) && ours(temp) && backup.as_deref().is_none_or(ours)
+        }
     })
 }
 
@@ -160,6 +173,12 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                                 base, dir, name, ..
                             }
                             | Step::Remove {
+                                base, dir, name, ..
+                            }
+                            | Step::Place {
+                                base, dir, name, ..
+                            }
+                            | Step::Aside {
                                 base, dir, name, ..
                             } => Some(show(&base.join(dir).join(name))),
                             _ => None,
