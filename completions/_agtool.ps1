@@ -71,7 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show (default 2000)')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'slice (default) or indentation')
             [CompletionResult]::new('--indentation', '--indentation', [CompletionResultType]::ParameterName, 'Indentation-mode options (an object; given as JSON on the command line)')
-            [CompletionResult]::new('--anchors', '--anchors', [CompletionResultType]::ParameterName, 'Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false)')
+            [CompletionResult]::new('--anchors', '--anchors', [CompletionResultType]::ParameterName, 'Print each line as `<n>:<hh>|text`: the anchors edit_lines takes (default false)')
             [CompletionResult]::new('--tail', '--tail', [CompletionResultType]::ParameterName, 'Show the last N lines instead, e.g. 400 (cannot be combined with offset)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')

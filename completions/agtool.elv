@@ -67,7 +67,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --limit 'Most lines to show (default 2000)'
             cand --mode 'slice (default) or indentation'
             cand --indentation 'Indentation-mode options (an object; given as JSON on the command line)'
-            cand --anchors 'Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false)'
+            cand --anchors 'Print each line as `<n>:<hh>|text`: the anchors edit_lines takes (default false)'
             cand --tail 'Show the last N lines instead, e.g. 400 (cannot be combined with offset)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'

@@ -72,7 +72,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l limit -d 'Mo
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l mode -d 'slice (default) or indentation' -r -f -a "slice\t''
 indentation\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l indentation -d 'Indentation-mode options (an object; given as JSON on the command line)' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l anchors -d 'Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false)' -r -f -a "true\t''
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l anchors -d 'Print each line as `<n>:<hh>|text`: the anchors edit_lines takes (default false)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l tail -d 'Show the last N lines instead, e.g. 400 (cannot be combined with offset)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r

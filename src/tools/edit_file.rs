@@ -8,7 +8,7 @@
 //! Cost: the common case (a UTF-8 file without CR, one edit of one place, no texts for the
 //! syntax gate or a dry run) holds the file's bytes once: the match is found in them, the new
 //! file is written as those bytes with the range replaced, and its tag is hashed while it is
-//! written ([`splice`]). Otherwise a file costs its bytes, its decoded text (edited in place)
+//! written (`splice`). Otherwise a file costs its bytes, its decoded text (edited in place)
 //! and the encoded result; the old and new texts are copied only when the syntax gate or a dry
 //! run will look at them ([`texts_needed`]). Finding is one `memmem` pass.
 

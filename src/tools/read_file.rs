@@ -77,7 +77,7 @@ pub struct ReadFileArgs {
     /// Indentation-mode options (an object; given as JSON on the command line).
     #[arg(long, value_name = "JSON", value_parser = crate::args::json_flag::<Indentation>)]
     pub indentation: Option<Indentation>,
-    /// Print each line as <n>:<hh>|text: the anchors edit_lines takes (default false).
+    /// Print each line as `<n>:<hh>|text`: the anchors edit_lines takes (default false).
     #[arg(long)]
     pub anchors: Option<bool>,
     /// Show the last N lines instead, e.g. 400 (cannot be combined with offset).

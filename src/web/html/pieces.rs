@@ -224,7 +224,7 @@ pub struct Piece {
     /// The piece's range of the source.
     pub range: Range<usize>,
     /// Whether its text is set off from the previous piece's by a blank line, as html2text
-    /// sets off the blocks of [`SPACED`] from what comes before them, and text that follows
+    /// sets off the blocks of `SPACED` from what comes before them, and text that follows
     /// one of them.
     pub blank_line_before: bool,
 }
