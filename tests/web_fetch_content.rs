@@ -372,6 +372,97 @@ fn twenty_thousand_nested_divs_convert() {
     );
 }
 
+/// 200 levels of `<table><tr><td>L<i>`: the text of every level and what follows the nest
+/// survives (html2text drops the cells of tables nested too narrow to draw).
+#[test]
+fn nested_tables_keep_every_level_of_text() {
+    let n = 200;
+    let mut html = String::from("<p>START</p>");
+    for i in 0..n {
+        html.push_str(&format!("<table><tr><td>L{i}<i> "));
+    }
+    html.push_str("END");
+    html.push_str(&"</i></td></tr></table>".repeat(n));
+    html.push_str("<p>AFTER</p>");
+    let table_a = format!(
+        "{}END{}",
+        "<table><tr><td>a".repeat(n),
+        "</td></tr></table>".repeat(n)
+    );
+    let pages = [html, table_a];
+    let server = Server::start("127.0.0.1", move |r| {
+        Reply::html(pages[usize::from(r.path == "/a")].clone())
+    });
+    let ws = Ws::private();
+    let run = ws.fetch(&[&server.url("/"), "--max-chars", "200000"]);
+    run.code(0).has("START").has("END").has("AFTER");
+    let text = run.content();
+    let missing: Vec<usize> = (0..n)
+        .filter(|i| {
+            !text
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == format!("L{i}"))
+        })
+        .collect();
+    assert!(missing.is_empty(), "missing levels {missing:?}:\n{text}");
+    let run = ws.fetch(&[&server.url("/a"), "--max-chars", "200000"]);
+    run.code(0)
+        .has("END")
+        .has("deeper levels are shown without indentation");
+    assert_eq!(run.content().matches('a').count(), n, "{}", run.stdout);
+}
+
+/// 200 levels of each element that indents (blockquote, lists, definition lists, tables)
+/// convert, with every level's text, instead of html2text's "Output width not wide enough".
+#[test]
+fn two_hundred_levels_of_indenting_elements_convert() {
+    let n = 200;
+    let kinds: [(&str, &str, &str); 7] = [
+        ("bq", "<blockquote>", "</blockquote>"),
+        ("ul", "<ul><li>", "</li></ul>"),
+        ("ol", "<ol start=1000000><li>", "</li></ol>"),
+        ("dl", "<dl><dt>t<dd>", "</dd></dl>"),
+        ("li", "<li><section>", "</section></li>"),
+        ("table", "<table><tr><td>x</td><td>", "</td></tr></table>"),
+        (
+            "mixed",
+            "<blockquote><ul><li><ol><li><dl><dd>",
+            "</dd></dl></li></ol></li></ul></blockquote>",
+        ),
+    ];
+    let pages: Vec<(String, String)> = kinds
+        .iter()
+        .map(|(name, open, close)| {
+            let body: String = (0..n).map(|i| format!("{open}w{i} ")).collect();
+            (format!("/{name}"), format!("{body}END{}", close.repeat(n)))
+        })
+        .collect();
+    let served = pages.clone();
+    let server = Server::start("127.0.0.1", move |r| {
+        let page = served.iter().find(|(p, _)| *p == r.path).unwrap();
+        Reply::html(page.1.clone())
+    });
+    let ws = Ws::private();
+    for (path, _) in &pages {
+        let run = ws.fetch(&[&server.url(path), "--max-chars", "200000"]);
+        run.code(0)
+            .has("END")
+            .has("deeper levels are shown without indentation");
+        let text = run.content();
+        for i in [0, 19, 20, 100, n - 1] {
+            assert!(
+                text.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == format!("w{i}")),
+                "{path}: w{i} missing:\n{text}"
+            );
+        }
+        assert!(
+            text.lines().all(|l| l.chars().count() <= 100),
+            "{path}: a line wider than 100 columns:\n{text}"
+        );
+    }
+}
+
 // ---- paging ------------------------------------------------------------------------------
 
 /// A document of 100,000 characters mixing ASCII, `é` and `中`, different for each `seed`.

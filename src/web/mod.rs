@@ -355,6 +355,7 @@ fn convert_html(
     let count = pieces.len();
     let mut converter = html::Converter::new(url, TEXT_WIDTH);
     let mut flattened = capped.is_some();
+    let mut unindented = false;
     let mut buf = String::new();
     for (i, piece) in pieces.into_iter().enumerate() {
         clock.step(format!(
@@ -366,6 +367,7 @@ fn convert_html(
         buf.push_str(&src[piece.range.clone()]);
         let page = HtmlPage::parse(&buf).map_err(WebError::Failed)?;
         flattened |= page.flattened;
+        unindented |= page.unindented;
         converter
             .add(page, piece.blank_line_before)
             .map_err(WebError::Failed)?;
@@ -374,6 +376,13 @@ fn convert_html(
         notes.push(format!(
             "the page nests elements deeper than {}; deeper structure was flattened",
             html::MAX_DEPTH
+        ));
+    }
+    if unindented {
+        notes.push(format!(
+            "the page nests lists, quotes or tables deeper than {} levels; deeper levels are \
+             shown without indentation",
+            html::MAX_INDENT
         ));
     }
     Ok(converter.finish())
