@@ -309,6 +309,72 @@ fn charsets_by_header_meta_and_bytes() {
     ws.fetch(&[&server.url("/utf8")]).lacks("aâ€”b");
 }
 
+/// Control characters from the server never reach stdout: C0 (but `\n`, `\t` and the `\r` of
+/// a CRLF), DEL and C1 are shown as `\xHH`, in raw text and in converted HTML alike, and the
+/// pages of one document still join exactly.
+#[test]
+fn control_characters_are_shown_escaped() {
+    let plain = "hello \x1b[2J\x1b]0;title\x07 \x08\x7f world\u{9b}31m\r\nline\rover\x0c\tend\n";
+    let html = "<p>a\x1b[31mred &#x1b;[0m \u{85}x</p>";
+    let server = Server::start("127.0.0.1", move |r| match r.path.as_str() {
+        "/plain" => Reply::ok("text/plain; charset=utf-8", plain),
+        _ => Reply::html(html),
+    });
+    let ws = Ws::private();
+    let want =
+        "hello \\x1b[2J\\x1b]0;title\\x07 \\x08\\x7f world\\x9b31m\r\nline\\x0dover\\x0c\tend\n";
+    for raw in ["false", "true"] {
+        let run = ws.fetch(&[&server.url("/plain"), "--raw", raw]);
+        run.code(0);
+        assert_eq!(run.content(), want, "{}", run.stdout);
+    }
+    for (raw, shown) in [
+        ("false", "a\\x1b[31mred [0m \\x85x"),
+        ("true", "a\\x1b[31mred &#x1b;[0m \\x85x"),
+    ] {
+        let run = ws.fetch(&[&server.url("/html"), "--raw", raw]);
+        run.code(0).has(shown);
+        assert!(
+            !run.raw_stdout.iter().any(|b| *b == 0x1b),
+            "{:?}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains('\u{85}'), "{:?}", run.stdout);
+    }
+    // Paging counts the characters shown: the pages join into the shown text.
+    let mut joined = String::new();
+    let mut start = 0;
+    loop {
+        let run = ws.fetch(&[
+            &server.url("/plain"),
+            "--max-chars",
+            "7",
+            "--start-index",
+            &start.to_string(),
+        ]);
+        run.code(0);
+        let body = run.content();
+        let (page, next) = match body.rsplit_once("\n(") {
+            Some((page, tail)) if tail.contains("continue with start_index=") => (
+                page,
+                tail.split("start_index=")
+                    .nth(1)
+                    .unwrap()
+                    .trim_end_matches(")\n")
+                    .parse::<usize>()
+                    .ok(),
+            ),
+            _ => (body, None),
+        };
+        joined.push_str(page);
+        match next {
+            Some(n) => start = n,
+            None => break,
+        }
+    }
+    assert_eq!(joined, want);
+}
+
 #[test]
 fn a_404_page_is_shown_with_its_status() {
     let server = Server::start("127.0.0.1", |_| {

@@ -280,7 +280,9 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
             ));
         }
         clock.step(format!("decoding {} bytes from {url}", body.bytes.len()))?;
-        let doc = Decoded::new(body.bytes, body.cut, content_type.as_deref(), &url)?;
+        let mut doc = Decoded::new(body.bytes, body.cut, content_type.as_deref(), &url)?;
+        // Before the conversion too: html2text drops control characters without a trace.
+        doc.text = convert::escape_controls(doc.text);
         if doc.treatment == Treatment::Html
             && (200..300).contains(&status.0)
             && let Some(target) = refresh_target(&doc.text, &url, clock)?
@@ -299,6 +301,9 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
         } else {
             doc.text
         };
+        // Again after the conversion (character references such as `&#x1b;`); the copy kept
+        // for paging holds the text as shown.
+        let text = convert::escape_controls(text);
         clock.check()?;
         let chain = visited
             .iter()
@@ -311,8 +316,8 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
             url: first.to_string(),
             final_url: url.to_string(),
             status: status.0,
-            reason: status.1,
-            content_type: doc.content_type_line,
+            reason: convert::escape_controls(status.1),
+            content_type: convert::escape_controls(doc.content_type_line),
             chain,
             notes,
             raw: req.raw,
