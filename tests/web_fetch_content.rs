@@ -334,11 +334,7 @@ fn control_characters_are_shown_escaped() {
     ] {
         let run = ws.fetch(&[&server.url("/html"), "--raw", raw]);
         run.code(0).has(shown);
-        assert!(
-            !run.raw_stdout.iter().any(|b| *b == 0x1b),
-            "{:?}",
-            run.stdout
-        );
+        assert!(!run.raw_stdout.contains(&0x1b), "{:?}", run.stdout);
         assert!(!run.stdout.contains('\u{85}'), "{:?}", run.stdout);
     }
     // Paging counts the characters shown: the pages join into the shown text.
