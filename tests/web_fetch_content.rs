@@ -287,6 +287,20 @@ fn charsets_by_header_meta_and_bytes() {
                 "<html><head><meta charset=\"shift_jis\"></head><body><p>日本語のテキスト</p></body></html>",
             ),
         ),
+        "/xhtml-sjis" => Reply::ok(
+            "application/xhtml+xml",
+            sjis(
+                "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>日本語のテキスト</p></body></html>",
+            ),
+        ),
+        "/xhtml-gbk" => Reply::ok(
+            "application/xhtml+xml",
+            gbk("<?xml version='1.0' encoding='GBK'?><html><body><p>中文页面</p></body></html>"),
+        ),
+        "/atom-gbk" => Reply::ok(
+            "application/atom+xml",
+            gbk("<?xml version='1.0' encoding='GBK'?><feed><title>中文页面</title></feed>"),
+        ),
         "/utf8" => Reply::ok("text/html", "<p>a—b</p>"),
         "/cp1252" => Reply::ok("text/plain", b"na\xefve \x93quoted\x94".to_vec()),
         _ => Reply::status(404, "text/plain", "no"),
@@ -300,11 +314,16 @@ fn charsets_by_header_meta_and_bytes() {
         ("/sjis-meta", "日本語のテキスト"),
         ("/utf8", "a—b"),
         ("/cp1252", "naïve “quoted”"),
+        ("/xhtml-sjis", "日本語のテキスト"),
+        ("/xhtml-gbk", "中文页面"),
+        ("/atom-gbk", "中文页面"),
     ] {
-        ws.fetch(&[&server.url(path)])
-            .code(0)
-            .has(want)
-            .lacks("\u{fffd}");
+        for raw in ["false", "true"] {
+            ws.fetch(&[&server.url(path), "--raw", raw])
+                .code(0)
+                .has(want)
+                .lacks("\u{fffd}");
+        }
     }
     ws.fetch(&[&server.url("/utf8")]).lacks("aâ€”b");
 }

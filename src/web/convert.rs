@@ -137,7 +137,8 @@ pub struct Charset {
 }
 
 /// Chooses the charset (spec 06, "Charset"): a BOM, else the header's `charset`, else (for
-/// HTML) a `<meta>` in the first 1024 bytes or (for XML) the declaration's `encoding`, else
+/// HTML) a `<meta>` in the first 1024 bytes, else (for XML, and HTML such as XHTML without
+/// such a `<meta>`) the XML declaration's `encoding`, else
 /// UTF-8 when the bytes are valid UTF-8 (when `cut`, an incomplete character at the end, cut
 /// off by the size cap, counts as valid), else windows-1252. Unknown labels are skipped.
 pub fn choose_charset(body: &[u8], header: Option<&str>, html: bool, cut: bool) -> Charset {
@@ -156,8 +157,10 @@ pub fn choose_charset(body: &[u8], header: Option<&str>, html: bool, cut: bool) 
     if let Some(enc) = header.and_then(|l| Encoding::for_label_no_replacement(l.as_bytes())) {
         return found(enc, CharsetSource::Header);
     }
+    // XHTML (`application/xhtml+xml`) is HTML here and declares its charset in the XML
+    // declaration, which only a page without a `<meta>` charset falls back to.
     let declared = if html {
-        meta_charset(&body[..body.len().min(1024)])
+        meta_charset(&body[..body.len().min(1024)]).or_else(|| xml_encoding(body))
     } else {
         xml_encoding(body)
     };
@@ -441,6 +444,14 @@ mod tests {
             false,
         );
         assert_eq!(c.encoding.name(), "Shift_JIS");
+        // XHTML: HTML with an XML declaration and no meta.
+        let c = choose_charset(
+            b"<?xml version=\"1.0\" encoding=\"GBK\"?><html><p>x</p></html>",
+            None,
+            true,
+            false,
+        );
+        assert_eq!((c.encoding.name(), c.source), ("GBK", CharsetSource::Meta));
         // Not HTML: no meta prescan.
         let c = choose_charset(b"<meta charset=gbk>", None, false, false);
         assert_eq!(c.encoding, UTF_8);
