@@ -31,26 +31,27 @@ fn schemes_other_than_http_are_argument_errors() {
     assert!(ws.files().is_empty(), "{:?}", ws.files());
 }
 
+/// The arguments were valid and the server misbehaved: a refusal (exit 1, `Error:` on stdout,
+/// where a model over MCP reads it), not an argument error (spec 06 says argument error; the
+/// README's exit statuses win).
 #[test]
-fn a_redirect_to_another_scheme_is_an_argument_error() {
+fn a_redirect_to_another_scheme_is_refused_on_stdout() {
     let server = Server::start("127.0.0.1", |r| match r.path.as_str() {
         "/ftp" => Reply::redirect(302, "ftp://127.0.0.1/secret"),
+        "/data" => Reply::redirect(307, "data:text/plain,hi"),
         _ => Reply::redirect(301, "file:///etc/passwd"),
     });
     let ws = Ws::private();
     let run = ws.fetch(&[&server.url("/x")]);
-    run.code(2);
-    assert!(
-        run.stderr.contains(&format!(
-            "{} redirected to file:///etc/passwd, a file: URL; web-fetch follows only http and https",
-            server.url("/x")
-        )),
-        "{}",
-        run.stderr
-    );
-    let run = ws.fetch(&[&server.url("/ftp")]);
-    run.code(2);
-    assert!(run.stderr.contains("a ftp: URL"), "{}", run.stderr);
+    run.code(1).has(&format!(
+        "Error: {} redirected to file:///etc/passwd, a file: URL; web-fetch follows only http and https",
+        server.url("/x")
+    ));
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    for (path, scheme) in [("/ftp", "a ftp: URL"), ("/data", "a data: URL")] {
+        let run = ws.fetch(&[&server.url(path)]);
+        run.code(1).has("Error: ").has(scheme);
+    }
     assert!(ws.files().is_empty(), "{:?}", ws.files());
 }
 

@@ -43,7 +43,7 @@ const WORKER_STACK: usize = 256 << 20;
 /// Why a fetch did not give a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WebError {
-    /// The URL argument (or a hop's scheme) is not something web-fetch takes: exit 2.
+    /// The URL argument is not something web-fetch takes: exit 2.
     Usage(String),
     /// Refused or failed, with the whole message: exit 1.
     Refused(String),
@@ -119,22 +119,25 @@ pub fn parse_url(input: &str) -> Result<Url, WebError> {
     Ok(url)
 }
 
-/// Only http and https, at the first URL and at every hop.
+/// Only http and https, at the first URL and at every hop. The first URL's scheme is the
+/// caller's argument ([`WebError::Usage`], exit 2); a hop's is the server's doing: the
+/// arguments were valid, so it is a refusal ([`WebError::Refused`], exit 1, on stdout where a
+/// model reads it), not the argument error spec 06 names.
 fn check_scheme(url: &Url, story: Option<&str>) -> Result<(), WebError> {
     if matches!(url.scheme(), "http" | "https") {
         return Ok(());
     }
-    Err(WebError::Usage(match story {
-        None => format!(
+    Err(match story {
+        None => WebError::Usage(format!(
             "web-fetch fetches only http and https URLs, not {}: ({})",
             url.scheme(),
             redacted(url)
-        ),
-        Some(story) => format!(
+        )),
+        Some(story) => WebError::Refused(format!(
             "{story}, a {}: URL; web-fetch follows only http and https",
             url.scheme()
-        ),
-    }))
+        )),
+    })
 }
 
 /// URLs with a user name or password are refused (they leak into logs and transcripts).
