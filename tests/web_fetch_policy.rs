@@ -348,6 +348,37 @@ fn loopback_spellings_are_refused_without_allow_private() {
     assert!(ws.files().is_empty(), "{:?}", ws.files());
 }
 
+/// The refusal's advice fits the case: a key set in an untrusted workspace config is said to
+/// be ignored, with how to trust the workspace (a model reads stdout, not the warning on
+/// stderr); with `web.allow = ["127.0.0.1"]`, `localhost`'s other address `::1` is named.
+#[test]
+fn the_loopback_refusal_advice_fits_the_case() {
+    let server = Server::start("127.0.0.1", |_| Reply::html("<p>reached</p>"));
+    let ws = Ws::new();
+    std::fs::create_dir(ws.path().join(".agent-state")).unwrap();
+    let ws_config = ws.path().join(".agent-state/config.toml");
+    std::fs::write(&ws_config, "[web]\nallow_private = true\n").unwrap();
+    let root = ws.path().canonicalize().unwrap();
+    let run = ws.fetch(&[&server.url("/")]);
+    run.code(1)
+        .has(&format!(
+            "resolves to 127.0.0.1 (loopback); web.allow_private in {} is ignored because this \
+             workspace is not trusted; to obey it, add \"{}\" to trusted_workspaces in ",
+            root.join(".agent-state/config.toml").display(),
+            root.display()
+        ))
+        .lacks("set web.allow_private = true");
+    let ws = Ws::with_config("[web]\nallow = [\"127.0.0.1\"]\n");
+    ws.fetch(&[&format!("http://localhost:{}/", server.port())])
+        .code(1)
+        .has(
+            "resolves to ::1 (loopback); web.allow lets 127.0.0.1 through, but every address \
+             the host resolves to must pass: list ::1 in web.allow too (or set \
+             web.allow_private = true)",
+        );
+    assert_eq!(server.accepts(), 0);
+}
+
 #[test]
 fn web_deny_wins_and_bad_entries_are_named() {
     let server = Server::start("127.0.0.1", |_| Reply::html("<p>reached</p>"));
