@@ -633,6 +633,7 @@ mod tests {
                 Rule::parse("10.9.0.0/16", "web.deny").unwrap(),
             ],
             allow_private: false,
+            untrusted: None,
         };
         assert!(p.check_addresses(None, &[ip("127.0.0.1")]).is_ok());
         assert!(p.check_addresses(None, &[ip("::ffff:127.0.0.1")]).is_ok());
