@@ -357,9 +357,9 @@ impl<'c> Store<'c> {
     }
 
     /// Writes `content` as the note `name`, or appends it (on a new line) to the existing
-    /// note with `append`. The note ends with a newline. Errors: appending to a note that does
-    /// not exist, over [`MAX_NOTE_BYTES`], a note file that is a symlink or not a regular
-    /// file, the filesystem's. Nothing is written (and no lock file made) when refused.
+    /// note with `append` (creating it when missing). The note ends with a newline. Errors:
+    /// over [`MAX_NOTE_BYTES`], a note file that is a symlink or not a regular file, a store
+    /// folder agtool did not make, the filesystem's. Nothing is written (and no lock file made) when refused.
     pub fn write(&self, name: &NoteName, content: &str, append: bool) -> Result<Saved, ToolError> {
         // Planned once before taking the lock, so a refused write creates nothing, and again
         // under it: the note may have changed while this call waited.
@@ -416,14 +416,9 @@ impl<'c> Store<'c> {
             Err(e) => return Err(self.bad_file(name, &e)),
         };
         let mut after: Vec<u8> = Vec::with_capacity(content.len() + 1);
-        if append {
-            let Some(old) = &before else {
-                let e = self.unknown(name);
-                return Err(refuse(format!(
-                    "{}; append adds to an existing note: write it without append to create it",
-                    e.message
-                )));
-            };
+        // An append to a missing note creates it (several agents may start one log at once:
+        // the per-note lock orders them).
+        if append && let Some(old) = &before {
             after.extend_from_slice(old);
             if !old.is_empty() && !old.ends_with(b"\n") {
                 after.push(b'\n');
