@@ -198,6 +198,14 @@ impl PathPolicy {
         }
     }
 
+    /// Adds read roots (absolute, or relative to the workspace root) after the policy is made
+    /// (the skill folders, whose symlinks are checked against this policy's deny_read names).
+    pub fn add_read_roots(&mut self, extra: &[PathBuf]) {
+        let root = self.root.literal.clone();
+        self.read_roots
+            .extend(extra.iter().map(|p| Root::new(root.join(p))));
+    }
+
     /// The workspace root, resolved.
     pub fn root(&self) -> &Path {
         &self.root.real
