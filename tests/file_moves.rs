@@ -994,3 +994,46 @@ fn sigkill_during_a_recursive_copy_leaves_no_copy_or_a_whole_one() {
     let (new, old) = kill_at_random(&ws, KILLS, state, args_for, remove);
     assert_eq!(new + old, KILLS);
 }
+
+// ---------------------------------------------------------------- deep trees
+
+/// A tree nesting deeper than agtool's limit (3,000 levels: its innermost path is longer than
+/// the kernel takes) is refused whole by copy, move and delete with a clear sentence, never a
+/// crash or a raw OS error; a 1,000-level tree is copied, moved and deleted.
+#[test]
+fn trees_deeper_than_the_limit_are_refused_whole_and_a_legal_deep_tree_works() {
+    let ws = Ws::new();
+    ws.mkdir(".git");
+    let _deep = common::DeepTree::new(&ws.root, "deep", 3000);
+    for args in [
+        &["copy-path", "deep", "c", "--recursive", "--dry-run"][..],
+        &["copy-path", "deep", "c", "--recursive"],
+        &["move-path", "deep", "moved"],
+        &["delete-path", "deep", "--recursive"],
+    ] {
+        let r = run(&ws, args);
+        says(
+            &r,
+            1,
+            "nests deeper than agtool goes (1024 levels of folders, or 4000 bytes of path inside \
+             it); nothing was",
+        );
+        assert!(!r.out.contains("os error") && r.err.is_empty(), "{r:?}");
+    }
+    assert!(ws.path("deep/d/d").is_dir());
+    assert!(!ws.path("c").exists() && !ws.path("moved").exists());
+    assert_eq!(journals(&ws), 0);
+    let _legal = common::DeepTree::new(&ws.root, "legal", 1000);
+    says(
+        &run(&ws, &["copy-path", "legal", "c", "--recursive"]),
+        0,
+        "1000 directories)",
+    );
+    says(&run(&ws, &["move-path", "c", "m"]), 0, "1000 directories)");
+    says(
+        &run(&ws, &["delete-path", "m", "--recursive"]),
+        0,
+        "1000 directories)",
+    );
+    assert!(!ws.path("m").exists() && ws.path("legal/d/d").is_dir());
+}

@@ -514,6 +514,11 @@ fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolErro
                 in_shown(&rel)
             ),
             TreeStop::Io(rel, e) => format!("cannot list {}: {}", in_shown(&rel), describe(&e)),
+            TreeStop::TooDeep(_) => format!(
+                "{} {}; nothing was changed",
+                src.spelled,
+                tree::too_deep_phrase()
+            ),
         })
     })?;
     if let Op::Copy { .. } = op
