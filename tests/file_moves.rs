@@ -1037,3 +1037,36 @@ fn trees_deeper_than_the_limit_are_refused_whole_and_a_legal_deep_tree_works() {
     );
     assert!(!ws.path("m").exists() && ws.path("legal/d/d").is_dir());
 }
+
+/// A copy's source that is or lies under a protected name is refused like a destination
+/// under one (spec 03: a copy copies nothing under a protected name), whatever its letter case
+/// or the symlink it is reached through.
+#[test]
+fn a_copy_of_a_protected_folder_or_a_file_in_one_is_refused() {
+    let (ws, _) = fixture();
+    ws.write(".agent-state/notes/n.md", "note\n");
+    std::os::unix::fs::symlink(".git", ws.path("gl")).unwrap();
+    let before = snapshot(&ws.root);
+    for (src, name) in [
+        (".git", ".git"),
+        (".agent-state", ".agent-state"),
+        (".git/HEAD", ".git"),
+        (".GIT/HEAD", ".GIT"),
+        ("gl/HEAD", ".git"),
+        ("d/../.git", ".git"),
+    ] {
+        for extra in [&["--recursive"][..], &[]] {
+            let mut args = vec!["copy-path", src, "copied"];
+            args.extend(extra);
+            says(
+                &run(&ws, &args),
+                1,
+                &format!(
+                    "{src} is or is under {name}, a protected name; agtool copies nothing under \
+                     a protected name; nothing was copied"
+                ),
+            );
+        }
+    }
+    assert_eq!(snapshot(&ws.root), before);
+}

@@ -115,6 +115,15 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
             req.source
         )));
     }
+    if let Op::Copy { .. } = req.op
+        && let Some(name) = ctx.policy.protected_in(&src)
+    {
+        return Err(ToolError::refused(format!(
+            "{} is or is under {name}, a protected name; agtool copies nothing under a \
+             protected name; nothing was copied",
+            req.source
+        )));
+    }
     let st = stat_source(ctx, &src, verb)?;
     refuse_source_kind(req, &st)?;
     let (dst, into) = destination(ctx, req.destination, &src)?;
