@@ -342,7 +342,8 @@ impl Shown {
             names.push(&more_text);
         }
         text.push_str(&format!(
-            "Left out {} (protected or read-denied names are never copied): {}\n",
+            "Left out {} (protected or read-denied names, FIFOs, sockets and devices are never \
+             copied): {}\n",
             count(self.skipped.len(), "entry"),
             names.join(", ")
         ));
@@ -491,8 +492,8 @@ fn judge_destination(
 }
 
 /// Lists a source folder through handles: for a move a protected name anywhere refuses the
-/// whole move; for a copy protected and read-denied names are left out, and special files
-/// refuse the copy.
+/// whole move; for a copy protected and read-denied names, FIFOs, sockets and devices are
+/// left out (and listed in [`Listing::skipped`]).
 fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolError> {
     let verb = op.verb();
     let shown = format!("{}/", src.spelled.trim_end_matches('/'));
@@ -530,17 +531,15 @@ fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolErro
             ),
         })
     })?;
-    if let Op::Copy { .. } = op
-        && let Some(e) = listing
-            .entries
-            .iter()
-            .find(|e| matches!(e.kind, Kind::Fifo | Kind::Socket | Kind::Device))
-    {
-        return Err(ToolError::refused(format!(
-            "{} is a {}; agtool copies files, symlinks and folders only; nothing was copied",
-            in_shown(&e.rel),
-            e.kind.name()
-        )));
+    let mut listing = listing;
+    if let Op::Copy { .. } = op {
+        // FIFOs, sockets and devices are never copied: left out and listed, as protected
+        // names are.
+        let (special, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut listing.entries)
+            .into_iter()
+            .partition(|e| matches!(e.kind, Kind::Fifo | Kind::Socket | Kind::Device));
+        listing.entries = kept;
+        listing.skipped.extend(special.into_iter().map(|e| e.rel));
     }
     Ok(listing)
 }
