@@ -1097,3 +1097,37 @@ fn a_folder_copy_leaves_fifos_and_sockets_out_and_lists_them() {
         "d/sub/pipe is a fifo; agtool copies files, symlinks and folders only",
     );
 }
+
+/// A destination under a file says so plainly (as make-dir does), never `Not a directory (os
+/// error 20)`, and changes nothing.
+#[test]
+fn a_destination_under_a_file_is_refused_in_plain_words() {
+    let (ws, _) = fixture();
+    ws.write("file", "f\n");
+    let before = snapshot(&ws.root);
+    for (args, text) in [
+        (
+            &["move-path", "a.txt", "file/b"][..],
+            "file is a file, not a folder, so file/b cannot be made in it; nothing was moved",
+        ),
+        (
+            &["copy-path", "a.txt", "a.txt/b"],
+            "a.txt is a file, not a folder, so a.txt/b cannot be made in it; nothing was copied",
+        ),
+        (
+            &["copy-path", "a.txt", "file/sub/b"],
+            "file is a file, not a folder, so file/sub/b cannot be made in it; nothing was \
+             copied",
+        ),
+        (
+            &["copy-path", "d", "file/sub/e", "--recursive", "--dry-run"],
+            "file is a file, not a folder, so file/sub/e cannot be made in it; nothing was \
+             copied",
+        ),
+    ] {
+        let r = run(&ws, args);
+        says(&r, 1, text);
+        assert!(!r.out.contains("os error"), "{r:?}");
+    }
+    assert_eq!(snapshot(&ws.root), before);
+}

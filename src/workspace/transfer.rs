@@ -127,6 +127,17 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
     let st = stat_source(ctx, &src, verb)?;
     refuse_source_kind(req, &st)?;
     let (dst, into) = destination(ctx, req.destination, &src)?;
+    if let Some((what, kind)) = crate::workspace::mkdir::non_folder_above(ctx, &dst) {
+        return Err(ToolError::refused(format!(
+            "{}; nothing was {}",
+            crate::workspace::mkdir::not_a_folder(&what, kind, &dst.spelled),
+            if req.op == Op::Move {
+                "moved"
+            } else {
+                "copied"
+            }
+        )));
+    }
     if dst.real == src.real {
         return Err(ToolError::refused(format!(
             "{} and {} are the same path; nothing to {verb}",
