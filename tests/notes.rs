@@ -752,3 +752,63 @@ fn trust(ws: &Ws) {
     )
     .unwrap();
 }
+
+/// A store pointed at a folder of the project (`--notes-dir .`, `--notes-dir docs`) never
+/// lets a note replace or delete the project's files; a new folder becomes a store (marked)
+/// on its first write, and a marked one is used as it is.
+#[test]
+fn a_store_folder_that_holds_project_files_is_never_written() {
+    let ws = Ws::new();
+    ws.write("README.md", "# Project\n")
+        .write("docs/guide.md", "guide\n");
+    for (dir, args) in [
+        (".", vec!["notes", "write", "README", "--content", "oops"]),
+        ("docs", vec!["notes", "write", "guide", "--content", "oops"]),
+        ("docs", vec!["notes", "delete", "guide"]),
+    ] {
+        let mut full = vec!["--notes-dir", dir];
+        full.extend(args);
+        let run = ws.run(&full);
+        run.code(1);
+        assert!(
+            run.out.contains("was not made as a notes store") && run.out.contains(".agtool-notes"),
+            "{}",
+            run.out
+        );
+    }
+    assert_eq!(ws.read("README.md"), b"# Project\n");
+    assert_eq!(ws.read("docs/guide.md"), b"guide\n");
+    assert!(!ws.path("docs/.agtool-notes").exists());
+    // Reading is fine.
+    ws.run(&["--notes-dir", "docs", "notes", "read", "guide"])
+        .ok();
+    // A new folder is marked on its first write and used from then on.
+    ws.run(&[
+        "--notes-dir",
+        "mine",
+        "notes",
+        "write",
+        "a",
+        "--content",
+        "x",
+    ])
+    .ok();
+    assert!(ws.path("mine/.agtool-notes").exists());
+    ws.run(&[
+        "--notes-dir",
+        "mine",
+        "notes",
+        "write",
+        "b",
+        "--content",
+        "y",
+    ])
+    .ok();
+    ws.run(&["--notes-dir", "mine", "notes", "delete", "a"])
+        .ok();
+    // The user may make a folder a store by hand.
+    ws.write("docs/.agtool-notes", "");
+    ws.run(&["--notes-dir", "docs", "notes", "delete", "guide"])
+        .ok();
+    assert!(!ws.path("docs/guide.md").exists());
+}

@@ -47,6 +47,7 @@ pub struct Settings {
 /// and write gate.
 pub struct Ctx {
     /// The current directory (physical, as `getcwd` gives it): relative paths resolve here.
+    /// When agtool starts outside the workspace root, the root (and the process moves there).
     pub cwd: PathBuf,
     /// The workspace root (canonical).
     pub root: PathBuf,
@@ -191,6 +192,16 @@ impl Ctx {
         let skill_roots = SkillDir::read_roots(&skill_dirs, &|n| policy.is_denied_name(n));
         policy.add_read_roots(&skill_roots);
         let fs = Fs::new(&root, policy.write_bases());
+        // Started outside the workspace it was given (`--root` from an MCP host's own folder):
+        // relative paths, and commands run without a workdir, start at the root instead of
+        // being refused or run outside (flag paths above were read against the real cwd).
+        let cwd = if cwd.starts_with(&root) {
+            cwd
+        } else {
+            std::env::set_current_dir(&root)
+                .map_err(|e| format!("cannot enter the workspace root {}: {e}", root.display()))?;
+            root.clone()
+        };
         Ok(Ctx {
             fs: Arc::new(fs),
             recovered: Arc::new(OnceLock::new()),
