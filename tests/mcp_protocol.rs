@@ -613,6 +613,38 @@ fn a_hanging_web_fetch_is_stopped_by_cancellation_and_end_of_input() {
     assert!(m.seen.iter().all(|r| r["id"] != 3), "{:?}", m.seen);
 }
 
+/// Copy, move and delete of a tree nesting 5,000 levels deep are tool errors with a clear
+/// sentence, and the server goes on answering (it once overflowed its stack and died).
+#[test]
+fn a_tree_too_deep_is_a_tool_error_and_the_server_lives_on() {
+    let ws = Ws::new();
+    let _deep = DeepTree::new(&ws.root, "deep", 5000);
+    let mut m = Mcp::session(&ws, "files,edit,delete");
+    let calls = [
+        (
+            "copy_path",
+            json!({"source": "deep", "destination": "c", "recursive": true}),
+        ),
+        (
+            "move_path",
+            json!({"source": "deep", "destination": "moved"}),
+        ),
+        ("delete_path", json!({"path": "deep", "recursive": true})),
+    ];
+    for (id, (tool, args)) in calls.into_iter().enumerate() {
+        m.call(id as u64 + 1, tool, args);
+        let (text, is_error) = m.result(id as u64 + 1);
+        assert!(is_error, "{tool}: {text}");
+        assert!(
+            text.contains("nests deeper than agtool goes"),
+            "{tool}: {text}"
+        );
+        m.ping(&format!("after-{tool}"));
+    }
+    assert!(ws.path("deep/d/d").is_dir());
+    assert_eq!(m.close().0, 0);
+}
+
 /// An MCP host starts servers from a folder of its own and passes `--root` (the README's
 /// mcpServers example): relative paths then start at the root, and so does an exec without a
 /// workdir (before: every relative path was refused as outside, and exec ran in the host's
