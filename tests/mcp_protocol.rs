@@ -612,3 +612,81 @@ fn a_hanging_web_fetch_is_stopped_by_cancellation_and_end_of_input() {
     // is shutting down.
     assert!(m.seen.iter().all(|r| r["id"] != 3), "{:?}", m.seen);
 }
+
+/// Copy, move and delete of a tree nesting 5,000 levels deep are tool errors with a clear
+/// sentence, and the server goes on answering (it once overflowed its stack and died).
+#[test]
+fn a_tree_too_deep_is_a_tool_error_and_the_server_lives_on() {
+    let ws = Ws::new();
+    let _deep = DeepTree::new(&ws.root, "deep", 5000);
+    let mut m = Mcp::session(&ws, "files,edit,delete");
+    let calls = [
+        (
+            "copy_path",
+            json!({"source": "deep", "destination": "c", "recursive": true}),
+        ),
+        (
+            "move_path",
+            json!({"source": "deep", "destination": "moved"}),
+        ),
+        ("delete_path", json!({"path": "deep", "recursive": true})),
+    ];
+    for (id, (tool, args)) in calls.into_iter().enumerate() {
+        m.call(id as u64 + 1, tool, args);
+        let (text, is_error) = m.result(id as u64 + 1);
+        assert!(is_error, "{tool}: {text}");
+        assert!(
+            text.contains("nests deeper than agtool goes"),
+            "{tool}: {text}"
+        );
+        m.ping(&format!("after-{tool}"));
+    }
+    assert!(ws.path("deep/d/d").is_dir());
+    assert_eq!(m.close().0, 0);
+}
+
+/// An MCP host starts servers from a folder of its own and passes `--root` (the README's
+/// mcpServers example): relative paths then start at the root, and so does an exec without a
+/// workdir (before: every relative path was refused as outside, and exec ran in the host's
+/// folder, outside the workspace).
+#[test]
+fn started_outside_the_root_given_by_root_paths_and_commands_start_at_the_root() {
+    let ws = Ws::new();
+    ws.write("a.txt", "inside\n");
+    let elsewhere = ws.base.join("host-folder");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let mut cmd = ws.std_cmd_in(&elsewhere);
+    cmd.args([
+        "--root",
+        ws.root.to_str().unwrap(),
+        "--groups",
+        "files,exec",
+        "mcp",
+    ]);
+    let mut m = Mcp::start_cmd(cmd);
+    let init = m.initialize("2025-11-25");
+    let instructions = init["result"]["instructions"].as_str().unwrap_or_default();
+    assert!(
+        !instructions.contains("host-folder"),
+        "instructions point outside: {instructions}"
+    );
+    m.call(1, "read_file", json!({"path": "a.txt"}));
+    let (text, is_error) = m.result(1);
+    assert!(!is_error && text.contains("inside"), "{text}");
+    m.call(2, "exec", json!({"command": ["pwd"]}));
+    let (text, is_error) = m.result(2);
+    assert!(!is_error, "{text}");
+    assert!(
+        text.contains(&format!("\n{}\n", ws.root.display())),
+        "exec ran outside the root: {text}"
+    );
+    assert_eq!(m.close().0, 0);
+    // The command line too.
+    let out = ws
+        .cmd_in(&elsewhere)
+        .args(["--root", ws.root.to_str().unwrap(), "glob", "*.txt"])
+        .output()
+        .unwrap();
+    let out = common::Run::from(out);
+    assert!(out.ok().contains("a.txt"), "{}", out.out);
+}

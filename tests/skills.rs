@@ -491,3 +491,78 @@ fn folders_from_the_environment_and_config() {
     );
     assert_eq!(r.ok(), "two: second\n");
 }
+
+/// A symlinked skill folder is a read root only when it holds its own SKILL.md and its target
+/// is not `/`, the home folder (or above it) or under a deny_read name; refused links and a
+/// SKILL.md symlink leading out of its folder are listed as skipped, never read.
+#[test]
+fn symlinked_skill_folders_never_widen_reads() {
+    let f = Fixture::new();
+    f.skill("skills-a", "pdf", fm("pdf", "pdf work", "body\n"))
+        .file("home", ".ssh/id_rsa", "PRIVATE KEY\n")
+        .file("home", "notes.txt", "home note\n")
+        .skill("elsewhere", "lnk", fm("lnk", "linked", "b\n"))
+        .file("elsewhere", "lnk/x.txt", "beside\n")
+        .file("elsewhere", "plain/y.txt", "no skill here\n")
+        .file("home", "SKILL.md", fm("home", "whole home", "b\n"));
+    let skills = f.dir("skills-a");
+    let home = f.dir("home");
+    let link = |name: &str, to: &Path| std::os::unix::fs::symlink(to, skills.join(name)).unwrap();
+    link("keys", &home.join(".ssh"));
+    link("docs", Path::new("/"));
+    link("myhome", &home);
+    link("lnk", &f.dir("elsewhere").join("lnk"));
+    link("plain", &f.dir("elsewhere").join("plain"));
+    std::fs::create_dir(skills.join("evil")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", skills.join("evil/SKILL.md")).unwrap();
+    let run = |args: &[&str]| {
+        Run::from(
+            f.ws.cmd()
+                .env("HOME", &home)
+                .arg("--skills-dir")
+                .arg(&skills)
+                .args(args)
+                .output()
+                .unwrap(),
+        )
+    };
+    let before = f.snapshot();
+    for path in [
+        "keys/id_rsa",
+        "docs/etc/hostname",
+        "docs/etc/passwd",
+        "myhome/notes.txt",
+        "plain/y.txt",
+    ] {
+        let p = skills.join(path).display().to_string();
+        let r = run(&["read-file", &p]);
+        assert_eq!(r.code, 1, "{path}: {r:?}");
+        assert!(r.out.starts_with("Error: "), "{path}: {r:?}");
+        let r = run(&["copy-path", &p, "stolen"]);
+        assert_eq!(r.code, 1, "{path}: {r:?}");
+    }
+    assert_eq!(f.snapshot(), before);
+    // A linked folder holding its own SKILL.md is a skill, and the files beside it are readable.
+    let r = run(&["read-file", &skills.join("lnk/x.txt").display().to_string()]);
+    assert!(r.ok().contains("beside"), "{r:?}");
+    let s = skills.display();
+    let r = run(&["skill"]);
+    assert_eq!(
+        r.ok(),
+        format!(
+            "lnk: linked\npdf: pdf work\n\
+             (skipped: {s}/docs: it is a symlink to /, the home folder or a folder holding it; \
+             a linked skill folder must be the skill's own folder)\n\
+             (skipped: {s}/evil/SKILL.md: it is a symlink leading out of its skill folder; a \
+             SKILL.md must be a file in the skill's folder)\n\
+             (skipped: {s}/keys: it is a symlink to {h}/.ssh, and .ssh is a name the read tools \
+             never read (deny_read))\n\
+             (skipped: {s}/myhome: it is a symlink to {h}, the home folder or a folder holding \
+             it; a linked skill folder must be the skill's own folder)\n",
+            h = home.display()
+        )
+    );
+    let r = run(&["skill", "evil"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(!r.out.contains("root:"), "{r:?}");
+}

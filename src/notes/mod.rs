@@ -23,6 +23,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::error::{ErrorKind, ToolError, io_reason};
+use crate::text::path_escape::encode_path;
 use crate::workspace::atomic;
 use crate::workspace::beneath::{Dir, Kind};
 use crate::workspace::context::Ctx;
@@ -82,6 +83,10 @@ pub struct Store<'c> {
     /// Where it is (policy-checked, symlinks resolved) and the allowed root holding it.
     at: CheckedPath,
 }
+
+/// The file that marks a folder outside `.agent-state/` as a notes store (see
+/// `Store::check_ours`).
+pub const STORE_MARKER: &str = ".agtool-notes";
 
 /// What a write did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,13 +357,14 @@ impl<'c> Store<'c> {
     }
 
     /// Writes `content` as the note `name`, or appends it (on a new line) to the existing
-    /// note with `append`. The note ends with a newline. Errors: appending to a note that does
-    /// not exist, over [`MAX_NOTE_BYTES`], a note file that is a symlink or not a regular
-    /// file, the filesystem's. Nothing is written (and no lock file made) when refused.
+    /// note with `append` (creating it when missing). The note ends with a newline. Errors:
+    /// over [`MAX_NOTE_BYTES`], a note file that is a symlink or not a regular file, a store
+    /// folder agtool did not make, the filesystem's. Nothing is written (and no lock file made) when refused.
     pub fn write(&self, name: &NoteName, content: &str, append: bool) -> Result<Saved, ToolError> {
         // Planned once before taking the lock, so a refused write creates nothing, and again
         // under it: the note may have changed while this call waited.
         self.plan_write(name, content, append)?;
+        self.check_ours()?;
         let _lock = self.lock(name)?;
         let (after, created) = self.plan_write(name, content, append)?;
         let _writing = self.ctx.gate.start_writing().ok_or_else(|| {
@@ -410,14 +416,9 @@ impl<'c> Store<'c> {
             Err(e) => return Err(self.bad_file(name, &e)),
         };
         let mut after: Vec<u8> = Vec::with_capacity(content.len() + 1);
-        if append {
-            let Some(old) = &before else {
-                let e = self.unknown(name);
-                return Err(refuse(format!(
-                    "{}; append adds to an existing note: write it without append to create it",
-                    e.message
-                )));
-            };
+        // An append to a missing note creates it (several agents may start one log at once:
+        // the per-note lock orders them).
+        if append && let Some(old) = &before {
             after.extend_from_slice(old);
             if !old.is_empty() && !old.ends_with(b"\n") {
                 after.push(b'\n');
@@ -445,9 +446,55 @@ impl<'c> Store<'c> {
         Ok((after, before.is_none()))
     }
 
+    /// Refuses to write or delete in a store folder that agtool did not make as one, since its
+    /// `.md` files may be the project's own (`--notes-dir docs` would let a note replace
+    /// `docs/guide.md`). A store under `.agent-state/` is agtool's; another folder is a store
+    /// when it holds the marker file [`STORE_MARKER`], which is put into a folder that holds
+    /// nothing else on its first write.
+    fn check_ours(&self) -> Result<(), ToolError> {
+        if self.at.real.starts_with(self.ctx.state_dir()) {
+            return Ok(());
+        }
+        let marker = OsStr::new(STORE_MARKER);
+        if self.dir.stat_at(marker).is_ok() {
+            return Ok(());
+        }
+        let mut others: Vec<String> = self
+            .dir
+            .entries()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| encode_path(Path::new(&e.name)).into_owned())
+            .collect();
+        others.sort_unstable();
+        if others.is_empty() {
+            return match self.dir.create_new(marker, 0o644) {
+                Ok(_) => Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+                Err(e) => Err(refuse(format!(
+                    "cannot mark {} as a notes store: {}",
+                    self.shown(),
+                    io_reason(&e)
+                ))),
+            };
+        }
+        let shown: Vec<&str> = others.iter().map(String::as_str).take(3).collect();
+        let more = if others.len() > 3 { ", ..." } else { "" };
+        Err(refuse(format!(
+            "{} was not made as a notes store and holds other files ({}{more}); notes could \
+             replace or delete them, so nothing was changed. Point --notes-dir or config \
+             notes.dir at a new or empty folder, or create {}/{STORE_MARKER} to make this \
+             folder a notes store",
+            store_label(self.ctx),
+            shown.join(", "),
+            self.shown(),
+        )))
+    }
+
     /// Removes the note `name`; returns its size. Errors as [`Store::read`]; nothing is
     /// removed (and no lock file made) when refused.
     pub fn delete(&self, name: &NoteName) -> Result<u64, ToolError> {
+        self.check_ours()?;
         self.deletable(name)?;
         let _lock = self.lock(name)?;
         let size = self.deletable(name)?;

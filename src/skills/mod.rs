@@ -12,6 +12,7 @@ pub mod front_matter;
 use std::path::{Path, PathBuf};
 
 pub use crate::workspace::skill_dirs::SkillDir;
+use crate::workspace::skill_dirs::{linked_skill, skill_file};
 pub use front_matter::SkillFile;
 
 /// Most bytes of a SKILL.md read; a larger file is skipped with its size.
@@ -145,8 +146,10 @@ impl Catalogue {
 }
 
 /// Reads every skill folder in `dirs` (spec 06, order and first-wins). Never fails: folders
-/// and files that cannot be read become issues.
-pub fn scan(dirs: &[SkillDir]) -> Catalogue {
+/// and files that cannot be read become issues, and so do symlinked skill folders that
+/// [`crate::workspace::skill_dirs::linked_skill`] refuses (`denied` tells the deny_read names)
+/// and SKILL.md symlinks leading out of their folder ([`skill_file`]).
+pub fn scan(dirs: &[SkillDir], denied: &dyn Fn(&std::ffi::OsStr) -> bool) -> Catalogue {
     let mut cat = Catalogue::default();
     for dir in dirs {
         let mut subdirs: Vec<(String, PathBuf)> = match std::fs::read_dir(&dir.path) {
@@ -184,12 +187,27 @@ pub fn scan(dirs: &[SkillDir]) -> Catalogue {
         }
         subdirs.sort();
         for (dir_name, sub) in subdirs {
-            let Some(file) = ["SKILL.md", "skill.md"]
-                .iter()
-                .map(|n| sub.join(n))
-                .find(|p| p.exists())
-            else {
+            if std::fs::symlink_metadata(&sub).is_ok_and(|m| m.file_type().is_symlink())
+                && let Err(reason) = linked_skill(&sub, denied)
+            {
+                cat.issues.push(Issue {
+                    kind: IssueKind::Skipped,
+                    path: sub,
+                    reason,
+                });
                 continue;
+            }
+            let file = match skill_file(&sub) {
+                None => continue,
+                Some(Ok(file)) => file,
+                Some(Err((path, reason))) => {
+                    cat.issues.push(Issue {
+                        kind: IssueKind::Skipped,
+                        path,
+                        reason,
+                    });
+                    continue;
+                }
             };
             match read_skill_file(&file) {
                 Ok(parsed) => add(&mut cat, dir_name, sub, file, parsed),
@@ -336,7 +354,9 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, text).unwrap();
         }
-        let cat = scan(&[dir(&a), dir(&b), dir(&t.path().join("missing"))]);
+        let cat = scan(&[dir(&a), dir(&b), dir(&t.path().join("missing"))], &|_| {
+            false
+        });
         let names: Vec<(&str, &str)> = cat
             .skills
             .iter()

@@ -46,7 +46,8 @@ The copy appears whole or not at all. An existing destination is refused unless 
 true (a replaced file needs a current read_file of it; a folder is never replaced or merged \
 into). A destination ending in / means 'into this existing folder'. Symlinks are copied as \
 links; permission bits are kept, times are new. Names such as .git inside a copied folder \
-are left out (the answer lists them); FIFOs, sockets and devices are refused. The copy is a \
+are left out (the answer lists them), and so are FIFOs, sockets and devices; a source that \
+is one, or lies under a protected name, is refused. The copy is a \
 new file: read_file it before editing it. Use dry_run: true to see what would happen.",
         examples: "  agtool copy-path src/a.rs src/b.rs\n  agtool copy-path templates/base out/site --recursive\n  agtool copy-path config.toml backup/ --dry-run",
         group: Group::Edit,

@@ -192,6 +192,9 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
                 in_shown(&rel)
             ),
             TreeStop::Io(rel, e) => format!("cannot list {}: {}", in_shown(&rel), describe(&e)),
+            TreeStop::TooDeep(_) => {
+                format!("{shown} {}; nothing was deleted", tree::too_deep_phrase())
+            }
         })
     })?;
     if !entries.is_empty() && !recursive {

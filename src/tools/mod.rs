@@ -348,10 +348,17 @@ pub fn exposed(ctx: &Ctx) -> Result<Vec<Exposed>, ToolError> {
 /// what [`enabled_groups`] returned.
 pub fn not_exposed(ctx: &Ctx, name: &str, enabled: &[Group]) -> ToolError {
     let Some(spec) = find(name) else {
-        let known: Vec<&str> = registry().iter().map(|t| t.name).collect();
+        // Only the tools on offer here are named: a host never listed the others.
+        let offered: Vec<&str> = exposed(ctx)
+            .map(|v| v.iter().map(|e| e.spec.name).collect())
+            .unwrap_or_default();
         return ToolError::usage(format!(
-            "unknown tool {name:?}; known tools: {}",
-            known.join(", ")
+            "unknown tool {name:?}; the tools here: {}",
+            if offered.is_empty() {
+                "none".to_owned()
+            } else {
+                offered.join(", ")
+            }
         ));
     };
     let group = spec.meta.group.name();

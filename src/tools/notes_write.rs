@@ -41,8 +41,8 @@ Write a note when you learn a durable fact about this workspace that a later ses
 need and could not easily find again: a build or test quirk, a decision and its reason, where \
 something lives, a pitfall you hit. Do not write a log of the conversation or of your steps, \
 and nothing the code, its docs or the git history already say. Keep a note short and \
-specific, one topic per note; at most 64 KiB. append: true adds to the end on a new line \
-(safe with other writers at the same time). Check notes_list first to update an existing note \
+specific, one topic per note; at most 64 KiB. append: true adds to the end on a new line, \
+creating the note when missing (safe with other writers at the same time). Check notes_list first to update an existing note \
 instead of starting another.",
         examples: "  agtool notes write build --content 'cargo test needs RUST_MIN_STACK=8388608 (deep recursion in parser tests)'\n  agtool notes write decisions --append true --content 'Chose sqlite over sled: sled is unmaintained.'\n  agtool notes write layout < layout.md",
         group: Group::Notes,
@@ -90,16 +90,7 @@ instead of starting another.",
                 crate::text::plural::count(own, "byte")
             )));
         }
-        let store = if append {
-            Store::open_existing(ctx)?.ok_or_else(|| {
-                ToolError::refused(format!(
-                    "no note named {name} (the store has no notes yet); append adds to an \
-                     existing note: write it without append to create it"
-                ))
-            })?
-        } else {
-            Store::open_for_write(ctx)?
-        };
+        let store = Store::open_for_write(ctx)?;
         let saved = store.write(&name, &content, append)?;
         Ok(Output::text(format!(
             "Saved note {name} ({})\n",

@@ -54,7 +54,7 @@ the instructions point to them). Without a name: the whole list.",
         if ctx.skill_dirs.is_empty() {
             return Err(no_dirs_message());
         }
-        let cat = skills::scan(&ctx.skill_dirs);
+        let cat = skills::scan(&ctx.skill_dirs, &|n| ctx.policy.is_denied_name(n));
         if cat.skills.is_empty() {
             return Err(format!("no skills in {}", dir_list(ctx)));
         }
@@ -68,7 +68,7 @@ the instructions point to them). Without a name: the whole list.",
         if ctx.skill_dirs.is_empty() {
             return Err(ToolError::refused(no_dirs_message()));
         }
-        let cat = skills::scan(&ctx.skill_dirs);
+        let cat = skills::scan(&ctx.skill_dirs, &|n| ctx.policy.is_denied_name(n));
         let show = |p: &std::path::Path| ctx.display(p);
         let Some(name) = args.name else {
             if cat.skills.is_empty() {

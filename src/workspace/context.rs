@@ -47,6 +47,7 @@ pub struct Settings {
 /// and write gate.
 pub struct Ctx {
     /// The current directory (physical, as `getcwd` gives it): relative paths resolve here.
+    /// When agtool starts outside the workspace root, the root (and the process moves there).
     pub cwd: PathBuf,
     /// The workspace root (canonical).
     pub root: PathBuf,
@@ -184,16 +185,27 @@ impl Ctx {
         let skill_dirs = SkillDir::from_sources(&settings.skills_dirs, &config, &cwd, &root);
         // Skill folders are readable by the read tools, so files beside a SKILL.md can be read
         // (spec 06).
-        let mut read_roots = config.read_roots.clone().unwrap_or_default();
-        read_roots.extend(SkillDir::read_roots(&skill_dirs));
-        let policy = PathPolicy::new(
+        // A symlinked skill folder is a read root only when it passes the deny_read names.
+        let mut policy = PathPolicy::new(
             &root,
-            &read_roots,
+            config.read_roots.as_deref().unwrap_or(&[]),
             config.write_roots.as_deref().unwrap_or(&[]),
             config.protected_names.as_deref().unwrap_or(&[]),
             config.deny_read.as_deref(),
         );
+        let skill_roots = SkillDir::read_roots(&skill_dirs, &|n| policy.is_denied_name(n));
+        policy.add_read_roots(&skill_roots);
         let fs = Fs::new(&root, policy.write_bases());
+        // Started outside the workspace it was given (`--root` from an MCP host's own folder):
+        // relative paths, and commands run without a workdir, start at the root instead of
+        // being refused or run outside (flag paths above were read against the real cwd).
+        let cwd = if cwd.starts_with(&root) {
+            cwd
+        } else {
+            std::env::set_current_dir(&root)
+                .map_err(|e| format!("cannot enter the workspace root {}: {e}", root.display()))?;
+            root.clone()
+        };
         Ok(Ctx {
             fs: Arc::new(fs),
             recovered: Arc::new(OnceLock::new()),

@@ -12,7 +12,7 @@ use crate::text::plural::count;
 use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::refusal;
-use crate::workspace::policy::Access;
+use crate::workspace::policy::{Access, CheckedPath};
 
 /// Runs a make-dir call (spec 03): makes the folder and its missing parents through handles.
 /// A folder already there is not an error (as `mkdir -p`): `<path>/ already exists`. Output:
@@ -39,10 +39,7 @@ pub fn make_dir(ctx: &Ctx, spelled: &str, dry_run: bool) -> ToolResult {
                         st.kind.name()
                     )
                 } else {
-                    format!(
-                        "{what} is a {}, not a folder, so {shown} cannot be made in it",
-                        st.kind.name()
-                    )
+                    not_a_folder(&what, st.kind, &shown)
                 }));
             }
             Err(e)
@@ -92,4 +89,37 @@ pub fn make_dir(ctx: &Ctx, spelled: &str, dry_run: bool) -> ToolResult {
     Ok(Output::text(text)
         .with("path", shown)
         .with("created", created.len()))
+}
+
+/// `<what> is a <kind>, not a folder, so <shown> cannot be made in it`: why a path cannot be
+/// made under an entry that is not a folder (make-dir, and the destinations of move-path and
+/// copy-path).
+pub fn not_a_folder(what: &str, kind: Kind, shown: &str) -> String {
+    format!(
+        "{what} is a {}, not a folder, so {shown} cannot be made in it",
+        kind.name()
+    )
+}
+
+/// The nearest existing entry above `p` (its folder, that folder's folder, ...) when it is
+/// not a folder: its path as shown to the caller and its kind. `None` when it is a folder, or
+/// when it cannot be looked at (the caller's own step then says why).
+pub fn non_folder_above(ctx: &Ctx, p: &CheckedPath) -> Option<(String, Kind)> {
+    let root = ctx.fs.root(&p.base).ok()?;
+    let rel = p.real.strip_prefix(&p.base).ok()?;
+    let mut at = rel.parent();
+    while let Some(dir) = at {
+        match root.stat(dir) {
+            Ok(st) if st.kind == Kind::Dir => return None,
+            Ok(st) => return Some((ctx.display(&p.base.join(dir)), st.kind)),
+            Err(e)
+                if e.kind() == io::ErrorKind::NotFound
+                    || e.raw_os_error() == Some(libc::ENOTDIR) =>
+            {
+                at = dir.parent();
+            }
+            Err(_) => return None,
+        }
+    }
+    None
 }

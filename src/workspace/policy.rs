@@ -198,6 +198,14 @@ impl PathPolicy {
         }
     }
 
+    /// Adds read roots (absolute, or relative to the workspace root) after the policy is made
+    /// (the skill folders, whose symlinks are checked against this policy's deny_read names).
+    pub fn add_read_roots(&mut self, extra: &[PathBuf]) {
+        let root = self.root.literal.clone();
+        self.read_roots
+            .extend(extra.iter().map(|p| Root::new(root.join(p))));
+    }
+
     /// The workspace root, resolved.
     pub fn root(&self) -> &Path {
         &self.root.real
@@ -401,6 +409,33 @@ impl PathPolicy {
     /// Whether a name is protected (never written), in any letter case.
     pub fn is_protected_name(&self, name: &std::ffi::OsStr) -> bool {
         self.protected.iter().any(|p| same_name(p, name))
+    }
+
+    /// The first protected name in `checked` below its root (its resolved path, then its
+    /// spelled one), if any: what a copy's source, checked for reading only, must not be
+    /// under (spec 03: a copy copies nothing under a protected name).
+    pub fn protected_in(&self, checked: &CheckedPath) -> Option<String> {
+        let lit_rel = std::iter::once(&self.root)
+            .chain(&self.read_roots)
+            .chain(&self.write_roots)
+            .find_map(|r| {
+                checked
+                    .literal
+                    .strip_prefix(&r.literal)
+                    .or_else(|_| checked.literal.strip_prefix(&r.real))
+                    .ok()
+            });
+        let real_rel = checked.real.strip_prefix(&checked.base).ok();
+        [real_rel, lit_rel]
+            .into_iter()
+            .flatten()
+            .flat_map(|rel| rel.components())
+            .find_map(|c| match c {
+                Component::Normal(n) if self.is_protected_name(n) => {
+                    Some(n.to_string_lossy().into_owned())
+                }
+                _ => None,
+            })
     }
 
     /// Whether a name is denied for reading, in any letter case.

@@ -1,8 +1,11 @@
 //! The skill folders a host gives (spec 06, "skill"): `--skills-dir`, `AGTOOL_SKILLS`,
 //! config `skills.dirs`. They belong to the workspace's context because the read tools may read
 //! them (they are added to the read roots); reading the skills in them is [`crate::skills`].
+//! A symlinked skill folder widens the read roots only under the rule of [`linked_skill`], and
+//! a SKILL.md symlink leading out of its folder is never used ([`skill_file`]).
 
-use std::path::{Path, PathBuf};
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
 
 use crate::workspace::config::Config;
 
@@ -55,9 +58,11 @@ impl SkillDir {
     }
 
     /// The folders the read tools may read because of `dirs` (spec 06): each folder, plus the
-    /// target of each skill subdirectory that is a symlink (so the files beside its SKILL.md
-    /// are readable too).
-    pub fn read_roots(dirs: &[SkillDir]) -> Vec<PathBuf> {
+    /// resolved target of each symlinked skill folder that [`linked_skill`] accepts (one that
+    /// holds its own SKILL.md and does not reach `/`, the home folder or a denied name), so the
+    /// files beside its SKILL.md are readable too. Symlinks that are refused or hold no
+    /// SKILL.md add nothing. `denied` tells whether a name is a deny_read name.
+    pub fn read_roots(dirs: &[SkillDir], denied: &dyn Fn(&OsStr) -> bool) -> Vec<PathBuf> {
         let mut out = Vec::new();
         for d in dirs {
             out.push(d.path.clone());
@@ -65,9 +70,9 @@ impl SkillDir {
                 continue;
             };
             for e in entries.flatten() {
-                if e.file_type().is_ok_and(|t| t.is_symlink())
-                    && let Ok(target) = std::fs::canonicalize(e.path())
-                    && target.is_dir()
+                if !e.file_name().to_string_lossy().starts_with('.')
+                    && e.file_type().is_ok_and(|t| t.is_symlink())
+                    && let Ok(Some(target)) = linked_skill(&e.path(), denied)
                 {
                     out.push(target);
                 }
@@ -75,4 +80,74 @@ impl SkillDir {
         }
         out
     }
+}
+
+/// The rule for a skill folder that is a symlink (spec 06; it is a read root when accepted,
+/// so it must not widen reads): `Ok(Some(target))` (resolved) when its target is a folder
+/// holding a usable [`skill_file`]; `Ok(None)` when it is no skill folder (dangling, not a
+/// folder, no SKILL.md or one that leads out of the folder: ignored as any folder without a
+/// SKILL.md); `Err(reason)` when its target is `/`, the home folder or a folder holding it, or
+/// has a deny_read name (`denied`) anywhere in its resolved path: such a link is refused
+/// whatever it holds, and the catalogue lists it as skipped.
+pub fn linked_skill(
+    link: &Path,
+    denied: &dyn Fn(&OsStr) -> bool,
+) -> Result<Option<PathBuf>, String> {
+    let Ok(target) = std::fs::canonicalize(link) else {
+        return Ok(None);
+    };
+    if !target.is_dir() {
+        return Ok(None);
+    }
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .and_then(|h| std::fs::canonicalize(h).ok());
+    if target == Path::new("/") || home.as_deref().is_some_and(|h| h.starts_with(&target)) {
+        return Err(format!(
+            "it is a symlink to {}, the home folder or a folder holding it; a linked skill \
+             folder must be the skill's own folder",
+            target.display()
+        ));
+    }
+    if let Some(name) = target.components().find_map(|c| match c {
+        Component::Normal(n) if denied(n) => Some(n),
+        _ => None,
+    }) {
+        return Err(format!(
+            "it is a symlink to {}, and {} is a name the read tools never read (deny_read)",
+            target.display(),
+            name.to_string_lossy()
+        ));
+    }
+    Ok(match skill_file(&target) {
+        Some(Ok(_)) => Some(target),
+        _ => None,
+    })
+}
+
+/// The SKILL.md of the skill folder `dir` (`SKILL.md`, else `skill.md`), or `None` when it
+/// has neither. `Some(Err((file, reason)))` when it is a symlink whose target is not inside
+/// the folder (resolved): such a file is skipped, never read, since it could show any file.
+pub fn skill_file(dir: &Path) -> Option<Result<PathBuf, (PathBuf, String)>> {
+    let file = ["SKILL.md", "skill.md"]
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| std::fs::symlink_metadata(p).is_ok())?;
+    if !std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Some(Ok(file));
+    }
+    let inside = match (std::fs::canonicalize(&file), std::fs::canonicalize(dir)) {
+        (Ok(target), Ok(dir)) => target.starts_with(&dir) && target != dir,
+        _ => false,
+    };
+    Some(if inside {
+        Ok(file)
+    } else {
+        Err((
+            file,
+            "it is a symlink leading out of its skill folder; a SKILL.md must be a file in \
+             the skill's folder"
+                .to_owned(),
+        ))
+    })
 }

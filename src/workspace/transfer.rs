@@ -115,9 +115,29 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
             req.source
         )));
     }
+    if let Op::Copy { .. } = req.op
+        && let Some(name) = ctx.policy.protected_in(&src)
+    {
+        return Err(ToolError::refused(format!(
+            "{} is or is under {name}, a protected name; agtool copies nothing under a \
+             protected name; nothing was copied",
+            req.source
+        )));
+    }
     let st = stat_source(ctx, &src, verb)?;
     refuse_source_kind(req, &st)?;
     let (dst, into) = destination(ctx, req.destination, &src)?;
+    if let Some((what, kind)) = crate::workspace::mkdir::non_folder_above(ctx, &dst) {
+        return Err(ToolError::refused(format!(
+            "{}; nothing was {}",
+            crate::workspace::mkdir::not_a_folder(&what, kind, &dst.spelled),
+            if req.op == Op::Move {
+                "moved"
+            } else {
+                "copied"
+            }
+        )));
+    }
     if dst.real == src.real {
         return Err(ToolError::refused(format!(
             "{} and {} are the same path; nothing to {verb}",
@@ -333,7 +353,8 @@ impl Shown {
             names.push(&more_text);
         }
         text.push_str(&format!(
-            "Left out {} (protected or read-denied names are never copied): {}\n",
+            "Left out {} (protected or read-denied names, FIFOs, sockets and devices are never \
+             copied): {}\n",
             count(self.skipped.len(), "entry"),
             names.join(", ")
         ));
@@ -482,8 +503,8 @@ fn judge_destination(
 }
 
 /// Lists a source folder through handles: for a move a protected name anywhere refuses the
-/// whole move; for a copy protected and read-denied names are left out, and special files
-/// refuse the copy.
+/// whole move; for a copy protected and read-denied names, FIFOs, sockets and devices are
+/// left out (and listed in [`Listing::skipped`]).
 fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolError> {
     let verb = op.verb();
     let shown = format!("{}/", src.spelled.trim_end_matches('/'));
@@ -514,19 +535,22 @@ fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolErro
                 in_shown(&rel)
             ),
             TreeStop::Io(rel, e) => format!("cannot list {}: {}", in_shown(&rel), describe(&e)),
+            TreeStop::TooDeep(_) => format!(
+                "{} {}; nothing was changed",
+                src.spelled,
+                tree::too_deep_phrase()
+            ),
         })
     })?;
-    if let Op::Copy { .. } = op
-        && let Some(e) = listing
-            .entries
-            .iter()
-            .find(|e| matches!(e.kind, Kind::Fifo | Kind::Socket | Kind::Device))
-    {
-        return Err(ToolError::refused(format!(
-            "{} is a {}; agtool copies files, symlinks and folders only; nothing was copied",
-            in_shown(&e.rel),
-            e.kind.name()
-        )));
+    let mut listing = listing;
+    if let Op::Copy { .. } = op {
+        // FIFOs, sockets and devices are never copied: left out and listed, as protected
+        // names are.
+        let (special, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut listing.entries)
+            .into_iter()
+            .partition(|e| matches!(e.kind, Kind::Fifo | Kind::Socket | Kind::Device));
+        listing.entries = kept;
+        listing.skipped.extend(special.into_iter().map(|e| e.rel));
     }
     Ok(listing)
 }

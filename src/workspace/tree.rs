@@ -28,6 +28,9 @@ pub enum TreeStop {
     Mount(PathBuf),
     /// A folder or entry could not be read: its path (relative) and why.
     Io(PathBuf, io::Error),
+    /// A folder lies deeper than [`MAX_TREE_DEPTH`] levels or [`MAX_TREE_PATH_BYTES`] bytes
+    /// below the top; its path (relative).
+    TooDeep(PathBuf),
 }
 
 /// What a listing does with one name ([`list_with`]).
@@ -64,30 +67,49 @@ pub fn list(top: &Dir, refuse: &dyn Fn(&OsStr) -> bool) -> Result<Vec<TreeEntry>
     list_with(top, &judge).map(|l| l.entries)
 }
 
+/// Most levels of folders below the top that a listing enters (spec 03): deeper trees are
+/// refused as a whole ([`TreeStop::TooDeep`]) rather than half handled.
+pub const MAX_TREE_DEPTH: usize = 1024;
+/// Most bytes of a folder's path relative to the top that a listing enters: every later step
+/// opens folders by that path in one call, which the kernel refuses past 4,095 bytes.
+pub const MAX_TREE_PATH_BYTES: usize = 4000;
+
 /// As [`list`], with `judge` deciding per name whether it is listed, left out (with
-/// everything in it) or stops the listing.
+/// everything in it) or stops the listing. The walk is iterative (no recursion per level)
+/// and holds at most two folder handles open at a time: a folder is opened again by its
+/// path (beneath `top`, never following a symlink) when the walk comes back to it. A folder
+/// more than [`MAX_TREE_DEPTH`] levels down or with a path over [`MAX_TREE_PATH_BYTES`] stops
+/// it with [`TreeStop::TooDeep`].
 pub fn list_with(top: &Dir, judge: &dyn Fn(&OsStr) -> Verdict) -> Result<Listing, TreeStop> {
+    /// A folder being listed: its path, its handle while open, the names left.
+    struct Frame {
+        rel: PathBuf,
+        dir: Option<Dir>,
+        rest: std::vec::IntoIter<crate::workspace::beneath::Entry>,
+    }
     let dev = top
         .stat(Path::new(""))
         .map_err(|e| TreeStop::Io(PathBuf::new(), e))?
         .dev;
     let mut out = Listing::default();
-    list_into(top, Path::new(""), dev, judge, &mut out)?;
-    Ok(out)
-}
-
-fn list_into(
-    dir: &Dir,
-    rel: &Path,
-    dev: u64,
-    judge: &dyn Fn(&OsStr) -> Verdict,
-    out: &mut Listing,
-) -> Result<(), TreeStop> {
-    let entries = dir
-        .entries()
-        .map_err(|e| TreeStop::Io(rel.to_path_buf(), e))?;
-    for e in entries {
-        let p = rel.join(&e.name);
+    let first = top.entries().map_err(|e| TreeStop::Io(PathBuf::new(), e))?;
+    let mut stack = vec![Frame {
+        rel: PathBuf::new(),
+        dir: None,
+        rest: first.into_iter(),
+    }];
+    while let Some(frame) = stack.last_mut() {
+        let Some(e) = frame.rest.next() else {
+            let done = stack.pop().expect("a frame is on the stack");
+            if !done.rel.as_os_str().is_empty() {
+                out.entries.push(TreeEntry {
+                    rel: done.rel,
+                    kind: Kind::Dir,
+                });
+            }
+            continue;
+        };
+        let p = frame.rel.join(&e.name);
         match judge(&e.name) {
             Verdict::Take => {}
             Verdict::Skip => {
@@ -96,24 +118,54 @@ fn list_into(
             }
             Verdict::Refuse => return Err(TreeStop::Refused(p)),
         }
+        if frame.dir.is_none() && !frame.rel.as_os_str().is_empty() {
+            let d = top
+                .open_dir(&frame.rel)
+                .map_err(|err| TreeStop::Io(frame.rel.clone(), err))?;
+            frame.dir = Some(d);
+        }
+        let dir = frame.dir.as_ref().unwrap_or(top);
         let st = dir
             .stat_at(&e.name)
             .map_err(|err| TreeStop::Io(p.clone(), err))?;
-        if st.kind == Kind::Dir {
-            if st.dev != dev {
-                return Err(TreeStop::Mount(p));
-            }
-            let sub = dir
-                .open_dir(Path::new(&e.name))
-                .map_err(|err| TreeStop::Io(p.clone(), err))?;
-            list_into(&sub, &p, dev, judge, out)?;
+        if st.kind != Kind::Dir {
+            out.entries.push(TreeEntry {
+                rel: p,
+                kind: st.kind,
+            });
+            continue;
         }
-        out.entries.push(TreeEntry {
+        if st.dev != dev {
+            return Err(TreeStop::Mount(p));
+        }
+        if p.components().count() > MAX_TREE_DEPTH || p.as_os_str().len() > MAX_TREE_PATH_BYTES {
+            return Err(TreeStop::TooDeep(p));
+        }
+        let sub = dir
+            .open_dir(Path::new(&e.name))
+            .map_err(|err| TreeStop::Io(p.clone(), err))?;
+        if sub.stat(Path::new("")).map(|s| s.dev).ok() != Some(dev) {
+            return Err(TreeStop::Mount(p));
+        }
+        let entries = sub.entries().map_err(|err| TreeStop::Io(p.clone(), err))?;
+        // The parent is opened again when the walk comes back to it: one handle per level
+        // would run into the limit on open files in a deep tree.
+        frame.dir = None;
+        stack.push(Frame {
             rel: p,
-            kind: st.kind,
+            dir: Some(sub),
+            rest: entries.into_iter(),
         });
     }
-    Ok(())
+    Ok(out)
+}
+
+/// `nests deeper than ... levels ...`: the words for [`TreeStop::TooDeep`], after a path.
+pub fn too_deep_phrase() -> String {
+    format!(
+        "nests deeper than agtool goes ({MAX_TREE_DEPTH} levels of folders, or {MAX_TREE_PATH_BYTES} \
+         bytes of path inside it)"
+    )
 }
 
 /// Removes the entry `name` of `dir`, whatever it is: a file, symlink or special file is
@@ -129,6 +181,7 @@ pub fn remove_all(dir: &Dir, name: &OsStr, stop: &Stop) -> io::Result<()> {
         TreeStop::Io(_, e) => e,
         TreeStop::Mount(p) => io::Error::other(format!("{} is a mount point", p.display())),
         TreeStop::Refused(p) => io::Error::other(format!("{} was refused", p.display())),
+        TreeStop::TooDeep(_) => io::Error::other(too_deep_phrase()),
     })?;
     remove(&top, &entries, stop).map_err(|(_, _, e)| e)?;
     dir.rmdir(name)

@@ -210,3 +210,58 @@ pub fn session_id(text: &str) -> u64 {
 pub fn state_dir(ws: &Workspace) -> PathBuf {
     ws.path().join(".agent-state")
 }
+
+/// Makes `parent/name` a chain of `levels` folders (`name/d/d/...`), built bottom-up through
+/// short paths only: the path of the innermost folder may be longer than the kernel takes.
+pub fn deep_dirs(parent: &Path, name: &str, levels: usize) {
+    let (a, b) = (parent.join(".deep-a"), parent.join(".deep-b"));
+    std::fs::create_dir(&a).unwrap();
+    for _ in 0..levels {
+        std::fs::create_dir(&b).unwrap();
+        std::fs::rename(&a, b.join("d")).unwrap();
+        std::fs::rename(&b, &a).unwrap();
+    }
+    std::fs::rename(&a, parent.join(name)).unwrap();
+}
+
+/// Removes the tree at `path` however deep it is, through short paths only (std's
+/// `remove_dir_all` takes a stack frame and a handle per level): each folder's subfolders are
+/// moved up beside it before it is emptied and removed.
+pub fn remove_deep(path: &Path) {
+    let parent = path.parent().unwrap();
+    let mut todo = vec![path.to_path_buf()];
+    let mut n = 0;
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                n += 1;
+                let up = parent.join(format!(".deep-rm-{n}"));
+                std::fs::rename(e.path(), &up).unwrap();
+                todo.push(up);
+            } else {
+                std::fs::remove_file(e.path()).unwrap();
+            }
+        }
+        std::fs::remove_dir(&dir).unwrap();
+    }
+}
+
+/// A tree made by [`deep_dirs`], removed by [`remove_deep`] when dropped (before the
+/// workspace's temporary folder, whose removal recurses per level), even when a test fails.
+pub struct DeepTree(pub PathBuf);
+
+impl DeepTree {
+    /// `parent/name`, `levels` folders deep.
+    pub fn new(parent: &Path, name: &str, levels: usize) -> DeepTree {
+        deep_dirs(parent, name, levels);
+        DeepTree(parent.join(name))
+    }
+}
+
+impl Drop for DeepTree {
+    fn drop(&mut self) {
+        if self.0.exists() {
+            remove_deep(&self.0);
+        }
+    }
+}

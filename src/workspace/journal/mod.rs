@@ -21,7 +21,13 @@
 //! place <root> <folder> <temp> <name> <backup or ->
 //! aside <root> <folder> <name> <temp>
 //! end
+//! seal <64 hex digits>
 //! ```
+//!
+//! The last line is an HMAC of the text under a key of this user's kept outside every
+//! workspace (`journal::seal`): recovery acts only on sealed journals, so one that came with a
+//! repository or was planted by another program is set aside (`<name>.untrusted`) and obeyed
+//! in nothing.
 //!
 //! `<root>` is the allowed root (absolute), `<folder>` the target's folder relative to it
 //! (`.` for the root itself); temp and backup names follow
@@ -105,6 +111,7 @@ use crate::workspace::tree;
 
 mod record;
 mod recover;
+mod seal;
 #[cfg(test)]
 mod tests;
 mod transfer;

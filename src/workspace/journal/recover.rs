@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::record::{Record, State, Step};
+use super::seal::is_sealed;
 use super::{Dirs, roll_back, roll_forward};
 use crate::workspace::beneath::parse_temp_name;
 use crate::workspace::fs::Fs;
@@ -113,11 +114,30 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
             }
             continue;
         }
+        if !text.ends_with(".j") {
+            continue;
+        }
         let mut bytes = Vec::new();
-        let record = file
-            .read_to_end(&mut bytes)
-            .ok()
-            .and_then(|_| Record::parse(&bytes));
+        if file.read_to_end(&mut bytes).is_err() {
+            continue;
+        }
+        if !is_sealed(&bytes) {
+            // Not written by this user's agtool (a journal that came with a repository, or
+            // was planted): never acted on, and kept aside so it is said once.
+            let aside = format!("{text}.untrusted");
+            let kept = jdir.rename(&name, &jdir, OsStr::new(&aside)).is_ok();
+            said.push(format!(
+                "journal .agent-state/journal/{text} was not written by agtool for this user \
+                 (it has no valid seal), so nothing it names was touched{}",
+                if kept {
+                    format!("; it is kept as .agent-state/journal/{aside}")
+                } else {
+                    String::new()
+                }
+            ));
+            continue;
+        }
+        let record = Record::parse(&bytes);
         let Some(rec) = record else {
             said.push(format!(
                 "journal .agent-state/journal/{text} is unreadable; it was left as it is"
