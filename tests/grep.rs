@@ -260,6 +260,18 @@ fn long_lines_are_cut_like_read_file_and_crlf_is_not_shown() {
     assert_eq!(lines[1], "l.txt:2:needle short");
 }
 
+/// `$` matches before a CRLF line end too (grep-regex's crlf mode) in a line-by-line search;
+/// the line shown has no `\r`.
+#[test]
+fn dollar_matches_at_a_crlf_line_end() {
+    let ws = Ws::new();
+    ws.write("crlf.txt", "line one\r\nindented more\r\nmore or less\r\n");
+    let out = ws.run(&["grep", "more$", "crlf.txt", "--output", "content"]);
+    assert_eq!(out.ok(), "crlf.txt:2:indented more\n");
+    let out = ws.run(&["grep", "^indented more$", "crlf.txt", "--output", "count"]);
+    assert_eq!(out.ok(), "crlf.txt:1\n");
+}
+
 #[test]
 fn binary_files_are_skipped() {
     let ws = Ws::new();

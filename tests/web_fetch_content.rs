@@ -287,6 +287,20 @@ fn charsets_by_header_meta_and_bytes() {
                 "<html><head><meta charset=\"shift_jis\"></head><body><p>日本語のテキスト</p></body></html>",
             ),
         ),
+        "/xhtml-sjis" => Reply::ok(
+            "application/xhtml+xml",
+            sjis(
+                "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>日本語のテキスト</p></body></html>",
+            ),
+        ),
+        "/xhtml-gbk" => Reply::ok(
+            "application/xhtml+xml",
+            gbk("<?xml version='1.0' encoding='GBK'?><html><body><p>中文页面</p></body></html>"),
+        ),
+        "/atom-gbk" => Reply::ok(
+            "application/atom+xml",
+            gbk("<?xml version='1.0' encoding='GBK'?><feed><title>中文页面</title></feed>"),
+        ),
         "/utf8" => Reply::ok("text/html", "<p>a—b</p>"),
         "/cp1252" => Reply::ok("text/plain", b"na\xefve \x93quoted\x94".to_vec()),
         _ => Reply::status(404, "text/plain", "no"),
@@ -300,13 +314,80 @@ fn charsets_by_header_meta_and_bytes() {
         ("/sjis-meta", "日本語のテキスト"),
         ("/utf8", "a—b"),
         ("/cp1252", "naïve “quoted”"),
+        ("/xhtml-sjis", "日本語のテキスト"),
+        ("/xhtml-gbk", "中文页面"),
+        ("/atom-gbk", "中文页面"),
     ] {
-        ws.fetch(&[&server.url(path)])
-            .code(0)
-            .has(want)
-            .lacks("\u{fffd}");
+        for raw in ["false", "true"] {
+            ws.fetch(&[&server.url(path), "--raw", raw])
+                .code(0)
+                .has(want)
+                .lacks("\u{fffd}");
+        }
     }
     ws.fetch(&[&server.url("/utf8")]).lacks("aâ€”b");
+}
+
+/// Control characters from the server never reach stdout: C0 (but `\n`, `\t` and the `\r` of
+/// a CRLF), DEL and C1 are shown as `\xHH`, in raw text and in converted HTML alike, and the
+/// pages of one document still join exactly.
+#[test]
+fn control_characters_are_shown_escaped() {
+    let plain = "hello \x1b[2J\x1b]0;title\x07 \x08\x7f world\u{9b}31m\r\nline\rover\x0c\tend\n";
+    let html = "<p>a\x1b[31mred &#x1b;[0m \u{85}x</p>";
+    let server = Server::start("127.0.0.1", move |r| match r.path.as_str() {
+        "/plain" => Reply::ok("text/plain; charset=utf-8", plain),
+        _ => Reply::html(html),
+    });
+    let ws = Ws::private();
+    let want =
+        "hello \\x1b[2J\\x1b]0;title\\x07 \\x08\\x7f world\\x9b31m\r\nline\\x0dover\\x0c\tend\n";
+    for raw in ["false", "true"] {
+        let run = ws.fetch(&[&server.url("/plain"), "--raw", raw]);
+        run.code(0);
+        assert_eq!(run.content(), want, "{}", run.stdout);
+    }
+    for (raw, shown) in [
+        ("false", "a\\x1b[31mred [0m \\x85x"),
+        ("true", "a\\x1b[31mred &#x1b;[0m \\x85x"),
+    ] {
+        let run = ws.fetch(&[&server.url("/html"), "--raw", raw]);
+        run.code(0).has(shown);
+        assert!(!run.raw_stdout.contains(&0x1b), "{:?}", run.stdout);
+        assert!(!run.stdout.contains('\u{85}'), "{:?}", run.stdout);
+    }
+    // Paging counts the characters shown: the pages join into the shown text.
+    let mut joined = String::new();
+    let mut start = 0;
+    loop {
+        let run = ws.fetch(&[
+            &server.url("/plain"),
+            "--max-chars",
+            "7",
+            "--start-index",
+            &start.to_string(),
+        ]);
+        run.code(0);
+        let body = run.content();
+        let (page, next) = match body.rsplit_once("\n(") {
+            Some((page, tail)) if tail.contains("continue with start_index=") => (
+                page,
+                tail.split("start_index=")
+                    .nth(1)
+                    .unwrap()
+                    .trim_end_matches(")\n")
+                    .parse::<usize>()
+                    .ok(),
+            ),
+            _ => (body, None),
+        };
+        joined.push_str(page);
+        match next {
+            Some(n) => start = n,
+            None => break,
+        }
+    }
+    assert_eq!(joined, want);
 }
 
 #[test]
@@ -370,6 +451,97 @@ fn twenty_thousand_nested_divs_convert() {
         "took {:?}",
         run.elapsed
     );
+}
+
+/// 200 levels of `<table><tr><td>L<i>`: the text of every level and what follows the nest
+/// survives (html2text drops the cells of tables nested too narrow to draw).
+#[test]
+fn nested_tables_keep_every_level_of_text() {
+    let n = 200;
+    let mut html = String::from("<p>START</p>");
+    for i in 0..n {
+        html.push_str(&format!("<table><tr><td>L{i}<i> "));
+    }
+    html.push_str("END");
+    html.push_str(&"</i></td></tr></table>".repeat(n));
+    html.push_str("<p>AFTER</p>");
+    let table_a = format!(
+        "{}END{}",
+        "<table><tr><td>a".repeat(n),
+        "</td></tr></table>".repeat(n)
+    );
+    let pages = [html, table_a];
+    let server = Server::start("127.0.0.1", move |r| {
+        Reply::html(pages[usize::from(r.path == "/a")].clone())
+    });
+    let ws = Ws::private();
+    let run = ws.fetch(&[&server.url("/"), "--max-chars", "200000"]);
+    run.code(0).has("START").has("END").has("AFTER");
+    let text = run.content();
+    let missing: Vec<usize> = (0..n)
+        .filter(|i| {
+            !text
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == format!("L{i}"))
+        })
+        .collect();
+    assert!(missing.is_empty(), "missing levels {missing:?}:\n{text}");
+    let run = ws.fetch(&[&server.url("/a"), "--max-chars", "200000"]);
+    run.code(0)
+        .has("END")
+        .has("deeper levels are shown without indentation");
+    assert_eq!(run.content().matches('a').count(), n, "{}", run.stdout);
+}
+
+/// 200 levels of each element that indents (blockquote, lists, definition lists, tables)
+/// convert, with every level's text, instead of html2text's "Output width not wide enough".
+#[test]
+fn two_hundred_levels_of_indenting_elements_convert() {
+    let n = 200;
+    let kinds: [(&str, &str, &str); 7] = [
+        ("bq", "<blockquote>", "</blockquote>"),
+        ("ul", "<ul><li>", "</li></ul>"),
+        ("ol", "<ol start=1000000><li>", "</li></ol>"),
+        ("dl", "<dl><dt>t<dd>", "</dd></dl>"),
+        ("li", "<li><section>", "</section></li>"),
+        ("table", "<table><tr><td>x</td><td>", "</td></tr></table>"),
+        (
+            "mixed",
+            "<blockquote><ul><li><ol><li><dl><dd>",
+            "</dd></dl></li></ol></li></ul></blockquote>",
+        ),
+    ];
+    let pages: Vec<(String, String)> = kinds
+        .iter()
+        .map(|(name, open, close)| {
+            let body: String = (0..n).map(|i| format!("{open}w{i} ")).collect();
+            (format!("/{name}"), format!("{body}END{}", close.repeat(n)))
+        })
+        .collect();
+    let served = pages.clone();
+    let server = Server::start("127.0.0.1", move |r| {
+        let page = served.iter().find(|(p, _)| *p == r.path).unwrap();
+        Reply::html(page.1.clone())
+    });
+    let ws = Ws::private();
+    for (path, _) in &pages {
+        let run = ws.fetch(&[&server.url(path), "--max-chars", "200000"]);
+        run.code(0)
+            .has("END")
+            .has("deeper levels are shown without indentation");
+        let text = run.content();
+        for i in [0, 19, 20, 100, n - 1] {
+            assert!(
+                text.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == format!("w{i}")),
+                "{path}: w{i} missing:\n{text}"
+            );
+        }
+        assert!(
+            text.lines().all(|l| l.chars().count() <= 100),
+            "{path}: a line wider than 100 columns:\n{text}"
+        );
+    }
 }
 
 // ---- paging ------------------------------------------------------------------------------

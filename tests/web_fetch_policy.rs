@@ -31,26 +31,27 @@ fn schemes_other_than_http_are_argument_errors() {
     assert!(ws.files().is_empty(), "{:?}", ws.files());
 }
 
+/// The arguments were valid and the server misbehaved: a refusal (exit 1, `Error:` on stdout,
+/// where a model over MCP reads it), not an argument error (spec 06 says argument error; the
+/// README's exit statuses win).
 #[test]
-fn a_redirect_to_another_scheme_is_an_argument_error() {
+fn a_redirect_to_another_scheme_is_refused_on_stdout() {
     let server = Server::start("127.0.0.1", |r| match r.path.as_str() {
         "/ftp" => Reply::redirect(302, "ftp://127.0.0.1/secret"),
+        "/data" => Reply::redirect(307, "data:text/plain,hi"),
         _ => Reply::redirect(301, "file:///etc/passwd"),
     });
     let ws = Ws::private();
     let run = ws.fetch(&[&server.url("/x")]);
-    run.code(2);
-    assert!(
-        run.stderr.contains(&format!(
-            "{} redirected to file:///etc/passwd, a file: URL; web-fetch follows only http and https",
-            server.url("/x")
-        )),
-        "{}",
-        run.stderr
-    );
-    let run = ws.fetch(&[&server.url("/ftp")]);
-    run.code(2);
-    assert!(run.stderr.contains("a ftp: URL"), "{}", run.stderr);
+    run.code(1).has(&format!(
+        "Error: {} redirected to file:///etc/passwd, a file: URL; web-fetch follows only http and https",
+        server.url("/x")
+    ));
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    for (path, scheme) in [("/ftp", "a ftp: URL"), ("/data", "a data: URL")] {
+        let run = ws.fetch(&[&server.url(path)]);
+        run.code(1).has("Error: ").has(scheme);
+    }
     assert!(ws.files().is_empty(), "{:?}", ws.files());
 }
 
@@ -345,6 +346,37 @@ fn loopback_spellings_are_refused_without_allow_private() {
     }
     assert_eq!(server.accepts(), 0, "no spelling reached the server");
     assert!(ws.files().is_empty(), "{:?}", ws.files());
+}
+
+/// The refusal's advice fits the case: a key set in an untrusted workspace config is said to
+/// be ignored, with how to trust the workspace (a model reads stdout, not the warning on
+/// stderr); with `web.allow = ["127.0.0.1"]`, `localhost`'s other address `::1` is named.
+#[test]
+fn the_loopback_refusal_advice_fits_the_case() {
+    let server = Server::start("127.0.0.1", |_| Reply::html("<p>reached</p>"));
+    let ws = Ws::new();
+    std::fs::create_dir(ws.path().join(".agent-state")).unwrap();
+    let ws_config = ws.path().join(".agent-state/config.toml");
+    std::fs::write(&ws_config, "[web]\nallow_private = true\n").unwrap();
+    let root = ws.path().canonicalize().unwrap();
+    let run = ws.fetch(&[&server.url("/")]);
+    run.code(1)
+        .has(&format!(
+            "resolves to 127.0.0.1 (loopback); web.allow_private in {} is ignored because this \
+             workspace is not trusted; to obey it, add \"{}\" to trusted_workspaces in ",
+            root.join(".agent-state/config.toml").display(),
+            root.display()
+        ))
+        .lacks("set web.allow_private = true");
+    let ws = Ws::with_config("[web]\nallow = [\"127.0.0.1\"]\n");
+    ws.fetch(&[&format!("http://localhost:{}/", server.port())])
+        .code(1)
+        .has(
+            "resolves to ::1 (loopback); web.allow lets 127.0.0.1 through, but every address \
+             the host resolves to must pass: list ::1 in web.allow too (or set \
+             web.allow_private = true)",
+        );
+    assert_eq!(server.accepts(), 0);
 }
 
 #[test]

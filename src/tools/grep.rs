@@ -319,8 +319,12 @@ fn build_matcher(args: &GrepArgs) -> Result<RegexMatcher, ToolError> {
     if args.multiline.unwrap_or(false) {
         b.dot_matches_new_line(true);
     } else {
-        // Line-by-line search: the matcher must never match a line terminator.
-        b.line_terminator(Some(b'\n'));
+        // Line-by-line search: the matcher must never match a line terminator. A CRLF is a
+        // line end too: `$` matches before its `\r` (as `rg --crlf`; the line shown drops
+        // the `\r`). `crlf` first: set after, it makes the matcher's terminator CRLF, which
+        // grep-searcher refuses next to its `\n`. Not in multiline mode, where the searcher
+        // would need a CRLF terminator of its own and then found nothing.
+        b.crlf(true).line_terminator(Some(b'\n'));
     }
     if !args.fixed_strings.unwrap_or(false) {
         crate::search::grep::check_regex_cost(&args.pattern)

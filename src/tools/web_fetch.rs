@@ -77,7 +77,9 @@ Loopback, private, link-local and cloud metadata addresses are refused unless co
 
     fn run(ctx: &Ctx, args: WebFetchArgs) -> ToolResult {
         let web_config = ctx.config.web.as_ref();
-        let policy = WebPolicy::from_config(web_config).map_err(ToolError::usage)?;
+        let policy = WebPolicy::from_config(web_config)
+            .map_err(ToolError::usage)?
+            .with_untrusted(ctx.untrusted.clone());
         let max_body_bytes = web_config
             .and_then(|w| w.max_body_bytes)
             .unwrap_or(web::DEFAULT_MAX_BODY_BYTES);

@@ -137,7 +137,8 @@ pub struct Charset {
 }
 
 /// Chooses the charset (spec 06, "Charset"): a BOM, else the header's `charset`, else (for
-/// HTML) a `<meta>` in the first 1024 bytes or (for XML) the declaration's `encoding`, else
+/// HTML) a `<meta>` in the first 1024 bytes, else (for XML, and HTML such as XHTML without
+/// such a `<meta>`) the XML declaration's `encoding`, else
 /// UTF-8 when the bytes are valid UTF-8 (when `cut`, an incomplete character at the end, cut
 /// off by the size cap, counts as valid), else windows-1252. Unknown labels are skipped.
 pub fn choose_charset(body: &[u8], header: Option<&str>, html: bool, cut: bool) -> Charset {
@@ -156,8 +157,10 @@ pub fn choose_charset(body: &[u8], header: Option<&str>, html: bool, cut: bool) 
     if let Some(enc) = header.and_then(|l| Encoding::for_label_no_replacement(l.as_bytes())) {
         return found(enc, CharsetSource::Header);
     }
+    // XHTML (`application/xhtml+xml`) is HTML here and declares its charset in the XML
+    // declaration, which only a page without a `<meta>` charset falls back to.
     let declared = if html {
-        meta_charset(&body[..body.len().min(1024)])
+        meta_charset(&body[..body.len().min(1024)]).or_else(|| xml_encoding(body))
     } else {
         xml_encoding(body)
     };
@@ -308,6 +311,38 @@ fn xml_encoding(body: &[u8]) -> Option<&'static Encoding> {
         .and_then(|(_, v)| Encoding::for_label_no_replacement(v.trim().as_bytes()))
 }
 
+/// Whether `c` is shown escaped by [`escape_controls`]: C0 controls but `\n` and `\t`, DEL,
+/// and C1 controls (U+0080..U+009F).
+fn is_escaped_control(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || c == '\u{7f}'
+}
+
+/// The text a web page shows (spec 06, "Output"; a terminal must not obey the server): every
+/// control character but `\n`, `\t` and the `\r` of a `\r\n` (C0, DEL, C1: ESC, BEL,
+/// backspace, a lone `\r`, ...) written as `\x` and two lower-case hex digits (`\x1b`,
+/// `\x7f`, `\x9b`). A literal `\x1b` in the page reads the same. Returns `text` itself when
+/// it holds none (the usual case). Paging counts the characters of the escaped text.
+pub fn escape_controls(text: String) -> String {
+    let needs = |(i, c): (usize, char)| {
+        is_escaped_control(c) && !(c == '\r' && text.as_bytes().get(i + 1) == Some(&b'\n'))
+    };
+    let Some(first) = text.char_indices().position(needs) else {
+        return text;
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut chars = text.char_indices().skip(first).peekable();
+    out.push_str(&text[..text.char_indices().nth(first).map_or(0, |(i, _)| i)]);
+    while let Some((_, c)) = chars.next() {
+        let crlf = c == '\r' && chars.peek().is_some_and(|(_, n)| *n == '\n');
+        if is_escaped_control(c) && !crlf {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Parses a refresh value (`5; url=/next`, `0;URL='x'`): the delay in whole seconds and the
 /// target, when there is one.
 pub fn parse_refresh(content: &str) -> Option<(u64, String)> {
@@ -409,6 +444,14 @@ mod tests {
             false,
         );
         assert_eq!(c.encoding.name(), "Shift_JIS");
+        // XHTML: HTML with an XML declaration and no meta.
+        let c = choose_charset(
+            b"<?xml version=\"1.0\" encoding=\"GBK\"?><html><p>x</p></html>",
+            None,
+            true,
+            false,
+        );
+        assert_eq!((c.encoding.name(), c.source), ("GBK", CharsetSource::Meta));
         // Not HTML: no meta prescan.
         let c = choose_charset(b"<meta charset=gbk>", None, false, false);
         assert_eq!(c.encoding, UTF_8);
@@ -431,6 +474,16 @@ mod tests {
         let body = b"\xd6\xd0\xce\xc4".to_vec();
         let c = choose_charset(&body, Some("gbk"), false, false);
         assert_eq!(decode(body, c, false), "中文");
+    }
+
+    #[test]
+    fn controls_are_escaped() {
+        assert_eq!(
+            escape_controls("a\x1b[2J\x07\x08\x7f\u{9b}\u{85}b\r\nc\rd\x00\te\n".into()),
+            "a\\x1b[2J\\x07\\x08\\x7f\\x9b\\x85b\r\nc\\x0dd\\x00\te\n"
+        );
+        assert_eq!(escape_controls("plain é 中\n\t".into()), "plain é 中\n\t");
+        assert_eq!(escape_controls("\r".into()), "\\x0d");
     }
 
     #[test]

@@ -43,7 +43,7 @@ const WORKER_STACK: usize = 256 << 20;
 /// Why a fetch did not give a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WebError {
-    /// The URL argument (or a hop's scheme) is not something web-fetch takes: exit 2.
+    /// The URL argument is not something web-fetch takes: exit 2.
     Usage(String),
     /// Refused or failed, with the whole message: exit 1.
     Refused(String),
@@ -119,22 +119,25 @@ pub fn parse_url(input: &str) -> Result<Url, WebError> {
     Ok(url)
 }
 
-/// Only http and https, at the first URL and at every hop.
+/// Only http and https, at the first URL and at every hop. The first URL's scheme is the
+/// caller's argument ([`WebError::Usage`], exit 2); a hop's is the server's doing: the
+/// arguments were valid, so it is a refusal ([`WebError::Refused`], exit 1, on stdout where a
+/// model reads it), not the argument error spec 06 names.
 fn check_scheme(url: &Url, story: Option<&str>) -> Result<(), WebError> {
     if matches!(url.scheme(), "http" | "https") {
         return Ok(());
     }
-    Err(WebError::Usage(match story {
-        None => format!(
+    Err(match story {
+        None => WebError::Usage(format!(
             "web-fetch fetches only http and https URLs, not {}: ({})",
             url.scheme(),
             redacted(url)
-        ),
-        Some(story) => format!(
+        )),
+        Some(story) => WebError::Refused(format!(
             "{story}, a {}: URL; web-fetch follows only http and https",
             url.scheme()
-        ),
-    }))
+        )),
+    })
 }
 
 /// URLs with a user name or password are refused (they leak into logs and transcripts).
@@ -280,7 +283,9 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
             ));
         }
         clock.step(format!("decoding {} bytes from {url}", body.bytes.len()))?;
-        let doc = Decoded::new(body.bytes, body.cut, content_type.as_deref(), &url)?;
+        let mut doc = Decoded::new(body.bytes, body.cut, content_type.as_deref(), &url)?;
+        // Before the conversion too: html2text drops control characters without a trace.
+        doc.text = convert::escape_controls(doc.text);
         if doc.treatment == Treatment::Html
             && (200..300).contains(&status.0)
             && let Some(target) = refresh_target(&doc.text, &url, clock)?
@@ -299,6 +304,9 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
         } else {
             doc.text
         };
+        // Again after the conversion (character references such as `&#x1b;`); the copy kept
+        // for paging holds the text as shown.
+        let text = convert::escape_controls(text);
         clock.check()?;
         let chain = visited
             .iter()
@@ -311,8 +319,8 @@ fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, W
             url: first.to_string(),
             final_url: url.to_string(),
             status: status.0,
-            reason: status.1,
-            content_type: doc.content_type_line,
+            reason: convert::escape_controls(status.1),
+            content_type: convert::escape_controls(doc.content_type_line),
             chain,
             notes,
             raw: req.raw,
@@ -355,6 +363,7 @@ fn convert_html(
     let count = pieces.len();
     let mut converter = html::Converter::new(url, TEXT_WIDTH);
     let mut flattened = capped.is_some();
+    let mut unindented = false;
     let mut buf = String::new();
     for (i, piece) in pieces.into_iter().enumerate() {
         clock.step(format!(
@@ -366,6 +375,7 @@ fn convert_html(
         buf.push_str(&src[piece.range.clone()]);
         let page = HtmlPage::parse(&buf).map_err(WebError::Failed)?;
         flattened |= page.flattened;
+        unindented |= page.unindented;
         converter
             .add(page, piece.blank_line_before)
             .map_err(WebError::Failed)?;
@@ -374,6 +384,13 @@ fn convert_html(
         notes.push(format!(
             "the page nests elements deeper than {}; deeper structure was flattened",
             html::MAX_DEPTH
+        ));
+    }
+    if unindented {
+        notes.push(format!(
+            "the page nests lists, quotes or tables deeper than {} levels; deeper levels are \
+             shown without indentation",
+            html::MAX_INDENT
         ));
     }
     Ok(converter.finish())

@@ -9,8 +9,10 @@
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
 
 use crate::workspace::config::WebConfig;
+use crate::workspace::trust::Untrusted;
 
 /// Why an address is special (spec 06). `None` from [`classify`] means a public address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,6 +300,9 @@ pub struct WebPolicy {
     /// Whether loopback, private and reserved ranges (not link-local or metadata) may be
     /// fetched.
     pub allow_private: bool,
+    /// The `web.*` keys of an untrusted workspace's config that were ignored: a refusal
+    /// says so instead of suggesting the key.
+    pub untrusted: Option<Arc<Untrusted>>,
 }
 
 /// Why a hop was refused. Rendered by the caller, which knows the hop's story.
@@ -321,6 +326,10 @@ pub enum Refusal {
         addr: IpAddr,
         /// Its category.
         category: Category,
+        /// What would allow it, when the usual advice does not fit: the key is set in an
+        /// untrusted workspace config, or `web.allow` lets another address of the same host
+        /// through.
+        how: Option<String>,
     },
 }
 
@@ -335,17 +344,23 @@ impl Refusal {
             Refusal::DeniedAddress { addr, rule } => {
                 format!("resolves to {addr}, which web.deny refuses (entry `{rule}`)")
             }
-            Refusal::Category { addr, category } => {
+            Refusal::Category {
+                addr,
+                category,
+                how,
+            } => {
                 let carried = match addr {
                     IpAddr::V6(v6) => embedded_ipv4(*v6)
                         .map(|v4| format!(", carrying {v4}"))
                         .unwrap_or_default(),
                     IpAddr::V4(_) => String::new(),
                 };
-                let how = if category.always_denied() {
-                    format!("list {} in web.allow to allow it", bare(*addr))
-                } else {
-                    "set web.allow_private = true to allow it".to_owned()
+                let how = match how {
+                    Some(how) => how.clone(),
+                    None if category.always_denied() => {
+                        format!("list {} in web.allow to allow it", bare(*addr))
+                    }
+                    None => "set web.allow_private = true to allow it".to_owned(),
                 };
                 format!("resolves to {addr} ({}{carried}); {how}", category.name())
             }
@@ -372,7 +387,54 @@ impl WebPolicy {
             allow: parse(&web.allow, "web.allow")?,
             deny: parse(&web.deny, "web.deny")?,
             allow_private: web.allow_private.unwrap_or(false),
+            untrusted: None,
         })
+    }
+
+    /// The policy, told which `web.*` keys an untrusted workspace config set in vain.
+    pub fn with_untrusted(mut self, untrusted: Option<Arc<Untrusted>>) -> WebPolicy {
+        self.untrusted = untrusted.filter(|u| u.keys.iter().any(|k| k.starts_with("web.")));
+        self
+    }
+
+    /// The advice of a [`Refusal::Category`] for `addr` among `addrs` (all of one host's),
+    /// when the usual one does not fit (see there).
+    fn advice(&self, addr: IpAddr, category: Category, addrs: &[IpAddr]) -> Option<String> {
+        let key = if category.always_denied() {
+            "web.allow"
+        } else {
+            "web.allow_private"
+        };
+        if let Some(u) = &self.untrusted
+            && (u.keys.contains(&key) || u.keys.contains(&"web.allow"))
+        {
+            let keys: Vec<&str> = u
+                .keys
+                .iter()
+                .copied()
+                .filter(|k| *k == key || *k == "web.allow")
+                .collect();
+            return Some(format!(
+                "{} in {} {} ignored because this workspace is not trusted; to obey it, {}",
+                keys.join(" and "),
+                u.file,
+                if keys.len() == 1 { "is" } else { "are" },
+                u.how_to_trust
+            ));
+        }
+        let listed = addrs
+            .iter()
+            .find(|a| **a != addr && self.allow.iter().any(|r| r.matches_ip(**a)))?;
+        let also = if category.always_denied() {
+            String::new()
+        } else {
+            " (or set web.allow_private = true)".to_owned()
+        };
+        Some(format!(
+            "web.allow lets {listed} through, but every address the host resolves to must \
+             pass: list {} in web.allow too{also}",
+            bare(addr)
+        ))
     }
 
     /// Checks the host before anything is resolved: a `web.deny` host pattern refuses it.
@@ -406,7 +468,11 @@ impl WebPolicy {
             if let Some(category) = classify(addr)
                 && (category.always_denied() || !self.allow_private)
             {
-                return Err(Refusal::Category { addr, category });
+                return Err(Refusal::Category {
+                    addr,
+                    category,
+                    how: self.advice(addr, category, addrs),
+                });
             }
         }
         Ok(())
@@ -567,6 +633,7 @@ mod tests {
                 Rule::parse("10.9.0.0/16", "web.deny").unwrap(),
             ],
             allow_private: false,
+            untrusted: None,
         };
         assert!(p.check_addresses(None, &[ip("127.0.0.1")]).is_ok());
         assert!(p.check_addresses(None, &[ip("::ffff:127.0.0.1")]).is_ok());

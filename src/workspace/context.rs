@@ -55,6 +55,9 @@ pub struct Ctx {
     pub agent: String,
     /// Merged configuration files.
     pub config: Config,
+    /// The keys of an untrusted workspace's config file that were ignored (see
+    /// [`crate::workspace::trust::Untrusted`]).
+    pub untrusted: Option<Arc<crate::workspace::trust::Untrusted>>,
     /// The path policy.
     pub policy: PathPolicy,
     /// Whether the freshness gate and table are on.
@@ -156,6 +159,7 @@ impl Ctx {
             eprintln!("{w}");
         }
         let config = loaded.config;
+        let untrusted = loaded.untrusted.map(Arc::new);
         let agent = settings
             .agent
             .clone()
@@ -209,6 +213,7 @@ impl Ctx {
             root,
             agent,
             config,
+            untrusted,
             policy,
             freshness,
             syntax_check,
@@ -238,6 +243,7 @@ impl Ctx {
             root: self.root.clone(),
             agent: self.agent.clone(),
             config: self.config.clone(),
+            untrusted: self.untrusted.clone(),
             policy: self.policy.clone(),
             freshness: self.freshness,
             syntax_check: self.syntax_check,

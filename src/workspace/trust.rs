@@ -41,6 +41,7 @@ pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Loaded, String> {
         None => Config::default(),
     };
     let mut warnings = Vec::new();
+    let mut untrusted = None;
     let trusted = [&user, &over]
         .iter()
         .any(|c| lists_workspace(c.trusted_workspaces.as_deref(), root));
@@ -52,21 +53,49 @@ pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Loaded, String> {
                 .map_or("~/.config/agtool/config.toml".into(), |p| {
                     p.display().to_string()
                 });
-            let them = if taken.len() == 1 { "it" } else { "them" };
+            let ignored = Untrusted {
+                keys: taken,
+                file: ws_file.display().to_string(),
+                how_to_trust: format!(
+                    "add \"{}\" to trusted_workspaces in {where_}, or pass the setting by \
+                     flag, environment or --config",
+                    root.display()
+                ),
+            };
+            let them = if ignored.keys.len() == 1 {
+                "it"
+            } else {
+                "them"
+            };
             warnings.push(format!(
                 "agtool: warning: ignoring {} from {}: this workspace is not trusted (to obey \
-                 {them}, add \"{}\" to trusted_workspaces in {where_}, or pass the setting by \
-                 flag, environment or --config)",
-                taken.join(", "),
-                ws_file.display(),
-                root.display()
+                 {them}, {})",
+                ignored.keys.join(", "),
+                ignored.file,
+                ignored.how_to_trust
             ));
+            untrusted = Some(ignored);
         }
     }
     Ok(Loaded {
         config: user.merged(workspace).merged(over),
         warnings,
+        untrusted,
     })
+}
+
+/// The widening keys of an untrusted workspace's config file that were taken back, for
+/// messages that would otherwise suggest setting them (a web-fetch refusal: the model reads
+/// only stdout, never the warning on stderr).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Untrusted {
+    /// The keys taken back (`web.allow_private`), as in [`WIDENING_KEYS`].
+    pub keys: Vec<&'static str>,
+    /// The workspace config file that set them.
+    pub file: String,
+    /// How to make them count: `add "<root>" to trusted_workspaces in <user file>, or pass
+    /// the setting by flag, environment or --config`.
+    pub how_to_trust: String,
 }
 
 /// Takes back every [`WIDENING_KEYS`] entry that the workspace layer `ws` would widen beyond
@@ -86,6 +115,8 @@ pub struct Loaded {
     pub config: Config,
     /// Untrusted widening keys that were ignored, one line naming them.
     pub warnings: Vec<String>,
+    /// The same keys, for messages (`None` when nothing was taken back).
+    pub untrusted: Option<Untrusted>,
 }
 
 /// `$XDG_CONFIG_HOME/agtool/config.toml`, else `$HOME/.config/agtool/config.toml`.

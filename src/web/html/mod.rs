@@ -8,7 +8,9 @@
 //!   so a whole 5 MiB page would need over 200 MiB.
 //! - On each piece's DOM ([`HtmlPage`]): the first `<meta http-equiv="refresh">` and `<base
 //!   href>` are found, `script`, `style`, `noscript` and `template` dropped, every link made
-//!   absolute.
+//!   absolute, lists, quotes and tables nested deeper than [`MAX_INDENT`] levels made `div`s
+//!   (html2text would run out of width) and what is nested deeper than the DOM guard
+//!   flattened to its text.
 //! - The decorator ([`Converter`]) numbers links across the pieces, one number per URL, and
 //!   the references follow the text: `[text][1]` ... `[1]: https://...`.
 
@@ -17,7 +19,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use html2text::render::{TaggedLine, TextDecorator};
-use html2text::{Element, Handle, RcDom};
+use html2text::{Element, Handle, RcDom, local_name, ns};
+use html5ever::QualName;
+use html5ever::interface::{ElementFlags, NodeOrText, TreeSink};
 use url::Url;
 
 mod pieces;
@@ -30,6 +34,29 @@ const DROPPED: [&str; 4] = ["noscript", "template", "script", "style"];
 /// Deepest DOM nesting kept after the scan, which counts only some elements: a second
 /// guard that flattens what is deeper.
 const DOM_MAX_DEPTH: usize = 2 * MAX_DEPTH;
+
+/// Most levels of elements that indent their content or share the width out ([`INDENTING`])
+/// kept on one path: html2text gives each a prefix (`> `, `* `, `10. `) or a table column,
+/// and refuses a page ("Output width not wide enough") or drops table cells once the width
+/// is used up. Deeper ones, with their table parts and list items, become `div`s: their text
+/// stays, one block a line, without more indentation.
+pub const MAX_INDENT: usize = 20;
+
+/// Elements that cost width (see [`MAX_INDENT`]); each counts one level.
+const INDENTING: [&str; 9] = [
+    "blockquote",
+    "ul",
+    "ol",
+    "menu",
+    "dir",
+    "dl",
+    "dd",
+    "li",
+    "table",
+];
+
+/// Parts of lists and tables that become `div`s with the container above [`MAX_INDENT`].
+const INDENT_PARTS: [&str; 8] = ["dt", "tbody", "thead", "tfoot", "tr", "td", "th", "caption"];
 
 fn element_name(h: &Handle) -> Option<&str> {
     match &h.data {
@@ -58,6 +85,8 @@ pub struct HtmlPage {
     pub base_href: Option<String>,
     /// Whether elements nested deeper than the DOM guard were flattened.
     pub flattened: bool,
+    /// Whether elements nested deeper than [`MAX_INDENT`] were made `div`s.
+    pub unindented: bool,
 }
 
 impl HtmlPage {
@@ -71,15 +100,18 @@ impl HtmlPage {
             refresh: None,
             base_href: None,
             flattened: false,
+            unindented: false,
         };
         page.scan();
         Ok(page)
     }
 
-    /// Finds the refresh and base, drops hidden elements, flattens what is too deep.
+    /// Finds the refresh and base, drops hidden elements, flattens what is too deep and
+    /// makes `div`s of what indents too deep (see [`MAX_INDENT`]).
     fn scan(&mut self) {
-        let mut stack: Vec<(Handle, usize)> = vec![(self.dom.document.clone(), 0)];
-        while let Some((node, depth)) = stack.pop() {
+        // (node, depth, levels of INDENTING elements from the root to it, itself included)
+        let mut stack: Vec<(Handle, usize, usize)> = vec![(self.dom.document.clone(), 0, 0)];
+        while let Some((node, depth, levels)) = stack.pop() {
             match element_name(&node) {
                 Some("meta")
                     if self.refresh.is_none()
@@ -96,13 +128,107 @@ impl HtmlPage {
             node.children
                 .borrow_mut()
                 .retain(|c| !element_name(c).is_some_and(|n| DROPPED.contains(&n)));
-            if depth >= DOM_MAX_DEPTH && flatten(&node) {
+            if depth >= DOM_MAX_DEPTH && self.flatten(&node) {
                 self.flattened = true;
             }
-            for child in node.children.borrow().iter() {
-                stack.push((child.clone(), depth + 1));
+            // html2text shows only the items of a list (`li`) or a `dl` (`dt`, `dd`): an item
+            // stays an item while its list stays a list.
+            let list = match element_name(&node) {
+                Some("ul" | "ol" | "menu" | "dir") => ["li"].as_slice(),
+                Some("dl") => ["dt", "dd"].as_slice(),
+                _ => [].as_slice(),
+            };
+            let mut children = node.children.borrow_mut();
+            for child in children.iter_mut() {
+                let name = element_name(child);
+                let levels = levels + usize::from(name.is_some_and(|n| INDENTING.contains(&n)));
+                if levels > MAX_INDENT
+                    && name.is_some_and(|n| {
+                        (INDENTING.contains(&n) || INDENT_PARTS.contains(&n)) && !list.contains(&n)
+                    })
+                {
+                    *child = self.as_div(child, &node);
+                    self.unindented = true;
+                }
+                stack.push((child.clone(), depth + 1, levels));
             }
         }
+    }
+
+    /// Replaces everything under `node` by the non-element nodes (text) of its subtree, in
+    /// document order, dropping hidden elements with their content; the text on the two sides
+    /// of an element that is not [`INLINE`] is kept apart by a space, so that words of two
+    /// cells or blocks do not run together. One pass over the subtree. Returns whether
+    /// anything changed.
+    fn flatten(&self, node: &Handle) -> bool {
+        if !node
+            .children
+            .borrow()
+            .iter()
+            .any(|c| element_name(c).is_some())
+        {
+            return false;
+        }
+        let mut pending: Vec<Flat> = std::mem::take(&mut *node.children.borrow_mut())
+            .into_iter()
+            .rev()
+            .map(Flat::Node)
+            .collect();
+        let mut gap = false;
+        while let Some(item) = pending.pop() {
+            let h = match item {
+                Flat::Gap => {
+                    gap = !node.children.borrow().is_empty();
+                    continue;
+                }
+                Flat::Node(h) => h,
+            };
+            match element_name(&h) {
+                Some(n) if DROPPED.contains(&n) => {}
+                Some(n) => {
+                    let block = !INLINE.contains(&n);
+                    let kids = std::mem::take(&mut *h.children.borrow_mut());
+                    if block {
+                        pending.push(Flat::Gap);
+                    }
+                    pending.extend(kids.into_iter().rev().map(Flat::Node));
+                    if block {
+                        pending.push(Flat::Gap);
+                    }
+                }
+                None => {
+                    if std::mem::take(&mut gap) {
+                        // Joins the last text node when there is one (html2text folds the
+                        // white space).
+                        self.dom.append(node, NodeOrText::AppendText(" ".into()));
+                    }
+                    h.parent.set(Some(Rc::downgrade(node)));
+                    node.children.borrow_mut().push(h);
+                }
+            }
+        }
+        true
+    }
+
+    /// A new `div` under `parent` holding `old`'s attributes and children, to take `old`'s
+    /// place.
+    fn as_div(&self, old: &Handle, parent: &Handle) -> Handle {
+        let attrs = match &old.data {
+            Element { attrs, .. } => std::mem::take(&mut *attrs.borrow_mut()),
+            _ => Vec::new(),
+        };
+        let name = QualName::new(None, ns!(html), local_name!("div"));
+        let div = self
+            .dom
+            .create_element(name, attrs, ElementFlags::default());
+        let kids = std::mem::take(&mut *old.children.borrow_mut());
+        for kid in &kids {
+            kid.parent.set(Some(Rc::downgrade(&div)));
+        }
+        *div.children.borrow_mut() = kids;
+        div.parent.set(Some(Rc::downgrade(parent)));
+        old.parent.set(None);
+        div
     }
 
     /// Makes every `<a href>` absolute against `base`.
@@ -125,36 +251,19 @@ impl HtmlPage {
     }
 }
 
-/// Replaces everything under `node` by the non-element nodes (text) of its subtree, in
-/// document order, dropping hidden elements with their content. One pass over the subtree.
-/// Returns whether anything changed.
-fn flatten(node: &Handle) -> bool {
-    if !node
-        .children
-        .borrow()
-        .iter()
-        .any(|c| element_name(c).is_some())
-    {
-        return false;
-    }
-    let mut pending: Vec<Handle> = std::mem::take(&mut *node.children.borrow_mut());
-    pending.reverse();
-    let mut flat = Vec::new();
-    while let Some(h) = pending.pop() {
-        match element_name(&h) {
-            Some(n) if DROPPED.contains(&n) => {}
-            Some(_) => {
-                let kids = std::mem::take(&mut *h.children.borrow_mut());
-                pending.extend(kids.into_iter().rev());
-            }
-            None => {
-                h.parent.set(Some(Rc::downgrade(node)));
-                flat.push(h);
-            }
-        }
-    }
-    *node.children.borrow_mut() = flat;
-    true
+/// Elements whose start and end run inside a line: flattening them joins the text on both
+/// sides as it is; any other element's bounds become a space (see [`HtmlPage::flatten`]).
+const INLINE: [&str; 28] = [
+    "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
+    "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
+    "tt", "u",
+];
+
+/// An item of [`HtmlPage::flatten`]'s work list.
+enum Flat {
+    Node(Handle),
+    /// The bound of an element that is not [`INLINE`]: the text on its two sides is apart.
+    Gap,
 }
 
 /// The link references of a document: one number per URL, in order of first use.
@@ -297,11 +406,13 @@ impl Converter {
             self.base = self.page_url.join(href.trim()).ok();
         }
         page.absolute_links(self.base.as_ref().unwrap_or(&self.page_url));
+        // A last guard: a line wider than the width rather than no text at all.
         let config = html2text::config::with_decorator(Decorator {
             refs: self.refs.clone(),
             open: Vec::new(),
         })
-        .do_decorate();
+        .do_decorate()
+        .allow_width_overflow();
         let tree = config
             .dom_to_render_tree(&page.dom)
             .map_err(|e| format!("the HTML could not be converted: {e}"))?;
