@@ -90,7 +90,13 @@ impl Copies {
         if header.format != FORMAT || header.url != url || header.raw != raw {
             return None;
         }
-        let age_ms = now_ms().saturating_sub(header.fetched_at_ms);
+        // A copy dated in the future is not one this tool wrote (a copy planted in a
+        // repository would otherwise stay "fresh" for ever); a second of clock slack.
+        let now = now_ms();
+        if header.fetched_at_ms > now + 1000 {
+            return None;
+        }
+        let age_ms = now.saturating_sub(header.fetched_at_ms);
         if age_ms > TTL.as_millis() as u64 {
             return None;
         }
@@ -251,6 +257,24 @@ mod tests {
             std::fs::read_to_string(state.join(".gitignore")).unwrap(),
             "*\n"
         );
+    }
+
+    #[test]
+    fn a_copy_dated_in_the_future_is_never_used() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let copies = Copies::new(&root);
+        copies.store("http://h.test/", &doc("real", false)).unwrap();
+        let file = root
+            .join(".agent-state/web")
+            .join(Copies::name_for("http://h.test/", false));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let (head, body) = text.split_once('\n').unwrap();
+        let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+        header["fetched_at_ms"] = (now_ms() + 3_600_000).into();
+        std::fs::write(&file, format!("{header}\nplanted")).unwrap();
+        assert_eq!(body, "real");
+        assert!(copies.load("http://h.test/", false).is_none());
     }
 
     #[test]
