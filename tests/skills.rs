@@ -566,3 +566,69 @@ fn symlinked_skill_folders_never_widen_reads() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(!r.out.contains("root:"), "{r:?}");
 }
+
+/// A skill link into a folder others may write to (a sticky, world-writable folder like /tmp,
+/// where anyone can plant a SKILL.md) is refused, and so is one reached with `HOME` unset
+/// that holds the home folder.
+#[test]
+fn a_skill_link_into_a_shared_folder_or_above_an_unset_home_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Fixture::new();
+    f.skill("skills-a", "pdf", fm("pdf", "pdf work", "body\n"))
+        .file("shared", "SKILL.md", fm("t", "planted", "b\n"))
+        .file("shared", "other/token.txt", "TOKEN\n");
+    let shared = f.dir("shared");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let skills = f.dir("skills-a");
+    std::os::unix::fs::symlink(&shared, skills.join("tmp")).unwrap();
+    let token = skills.join("tmp/other/token.txt").display().to_string();
+    let r = Run::from(
+        f.ws.cmd()
+            .arg("--skills-dir")
+            .arg(&skills)
+            .args(["read-file", &token])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    let r = Run::from(
+        f.ws.cmd()
+            .arg("--skills-dir")
+            .arg(&skills)
+            .arg("skill")
+            .output()
+            .unwrap(),
+    );
+    assert!(r.ok().contains("shared by all users (sticky)"), "{}", r.out);
+    // HOME unset: the password database's home folder still counts.
+    let Some(pw_home) = std::fs::canonicalize(
+        String::from_utf8(
+            std::process::Command::new("sh")
+                .args(["-c", "getent passwd $(id -u) | cut -d: -f6"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap()
+        .trim(),
+    )
+    .ok() else {
+        return;
+    };
+    let _ = std::fs::remove_file(skills.join("tmp"));
+    std::os::unix::fs::symlink(&pw_home, skills.join("home")).unwrap();
+    let r = Run::from(
+        f.ws.cmd()
+            .env_remove("HOME")
+            .arg("--skills-dir")
+            .arg(&skills)
+            .arg("skill")
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        r.ok().contains("the home folder or a folder holding it"),
+        "{}",
+        r.out
+    );
+}

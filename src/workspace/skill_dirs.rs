@@ -5,6 +5,7 @@
 //! a SKILL.md symlink leading out of its folder is never used ([`skill_file`]).
 
 use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
 use crate::workspace::config::Config;
@@ -99,9 +100,7 @@ pub fn linked_skill(
     if !target.is_dir() {
         return Ok(None);
     }
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .and_then(|h| std::fs::canonicalize(h).ok());
+    let home = home_dir().and_then(|h| std::fs::canonicalize(h).ok());
     if target == Path::new("/") || home.as_deref().is_some_and(|h| h.starts_with(&target)) {
         return Err(format!(
             "it is a symlink to {}, the home folder or a folder holding it; a linked skill \
@@ -119,10 +118,64 @@ pub fn linked_skill(
             name.to_string_lossy()
         ));
     }
+    if let Some(why) = writable_by_others(&target) {
+        return Err(format!(
+            "it is a symlink to {}, a folder {why}; a linked skill folder must be this user's",
+            target.display()
+        ));
+    }
     Ok(match skill_file(&target) {
-        Some(Ok(_)) => Some(target),
+        Some(Ok(file)) => match writable_by_others(&file) {
+            None => Some(target),
+            Some(why) => {
+                return Err(format!(
+                    "it is a symlink to {}, whose {} is a file {why}; a linked skill must be \
+                     this user's",
+                    target.display(),
+                    file.file_name().unwrap_or_default().to_string_lossy()
+                ));
+            }
+        },
         _ => None,
     })
+}
+
+/// Why others could have put `path` there or changed it: owned by a user other than this one
+/// or root, writable by everyone, or sticky (a shared folder such as `/tmp`). `None` when it
+/// is this user's (or root's) alone.
+fn writable_by_others(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Some("that cannot be examined");
+    };
+    let me = rustix::process::geteuid().as_raw();
+    if meta.uid() != me && meta.uid() != 0 {
+        Some("owned by another user")
+    } else if meta.mode() & 0o1000 != 0 {
+        Some("shared by all users (sticky)")
+    } else if meta.mode() & 0o002 != 0 {
+        Some("everyone may write to")
+    } else {
+        None
+    }
+}
+
+/// This user's home folder: `$HOME`, else the password database's entry (so that unsetting
+/// `HOME` does not lift the rule that a skill link never reaches the home folder).
+fn home_dir() -> Option<PathBuf> {
+    if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        return Some(PathBuf::from(h));
+    }
+    // SAFETY: getpwuid returns a pointer into static storage or null; the fields are read
+    // at once, before any other call could reuse that storage (agtool reads it on one thread).
+    unsafe {
+        let pw = libc::getpwuid(libc::geteuid());
+        if pw.is_null() || (*pw).pw_dir.is_null() {
+            return None;
+        }
+        let dir = std::ffi::CStr::from_ptr((*pw).pw_dir);
+        Some(PathBuf::from(std::ffi::OsStr::from_bytes(dir.to_bytes())))
+    }
 }
 
 /// The SKILL.md of the skill folder `dir` (`SKILL.md`, else `skill.md`), or `None` when it
