@@ -28,7 +28,7 @@ fn plant(ws: &Ws, text: &str) {
 }
 
 #[test]
-fn a_journal_without_a_seal_is_set_aside_and_obeyed_in_nothing() {
+fn a_journal_without_a_seal_is_obeyed_in_nothing() {
     for sealed_wrongly in [false, true] {
         let ws = Ws::new();
         let mut text = forged(&ws.root);
@@ -47,17 +47,143 @@ fn a_journal_without_a_seal_is_set_aside_and_obeyed_in_nothing() {
                 && out.contains("nothing it names was touched"),
             "{out}"
         );
-        assert!(!ws.path(".agent-state/journal/999999-1.j").exists());
-        assert!(
-            ws.path(".agent-state/journal/999999-1.j.untrusted")
-                .exists()
-        );
-        // Said once: the next call is quiet and still changes nothing.
+        // Left where it is (the agtool that wrote it, under another key, may still recover
+        // it), and said again on the next call, which still changes nothing.
+        assert!(ws.path(".agent-state/journal/999999-1.j").exists());
         let again = ws.run(&["list-dir"]);
-        assert!(!again.ok().contains("journal"), "{}", again.out);
+        assert!(
+            again.ok().contains("nothing it names was touched"),
+            "{}",
+            again.out
+        );
         assert_eq!(ws.read("src/main.rs"), b"fn main() {}\n");
         let state = ws.run(&["state", "recover"]);
         assert_eq!(state.code, 0, "{}{}", state.out, state.err);
         assert!(ws.path(".git/HEAD").exists());
     }
+}
+
+/// Three files patched by a process SIGKILLed once its journal exists: the journal's name and
+/// bytes (read before anything recovers it), or None when no kill landed in time.
+fn sealed_journal_of_a_killed_patch(ws: &Ws) -> Option<(String, Vec<u8>)> {
+    let big = "x".repeat(4 << 20);
+    let mut body = String::from("*** Begin Patch\n");
+    for n in ["a", "b", "c"] {
+        ws.write(&format!("{n}.txt"), format!("old\n{big}\n"));
+        body.push_str(&format!("*** Update File: {n}.txt\n@@\n-old\n+new\n"));
+    }
+    body.push_str("*** End Patch\n");
+    ws.write("p.patch", &body);
+    let jdir = ws.path(".agent-state/journal");
+    for _ in 0..40 {
+        let mut child = ws
+            .std_cmd_in(&ws.root)
+            .args(["--no-freshness", "apply-patch", "--input", "p.patch"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut found = None;
+        while found.is_none() && started.elapsed() < std::time::Duration::from_secs(5) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            found = std::fs::read_dir(&jdir).ok().and_then(|rd| {
+                rd.flatten().find_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let bytes = std::fs::read(e.path()).ok()?;
+                    (name.ends_with(".j") && bytes.ends_with(b"\n") && bytes.len() > 100)
+                        .then_some((name, bytes))
+                })
+            });
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        if found.is_some() {
+            return found;
+        }
+        for n in ["a", "b", "c"] {
+            ws.write(&format!("{n}.txt"), format!("old\n{big}\n"));
+        }
+    }
+    None
+}
+
+/// A sealed journal of a real killed write, copied into another tree at the same path (a
+/// fresh clone, an unpacked archive) with files of the attacker's under its temp and backup
+/// names, is not obeyed: the seal is bound to the journal folder it was written in.
+#[test]
+fn a_sealed_journal_replayed_into_a_fresh_tree_is_not_obeyed() {
+    let ws = Ws::new();
+    let Some((name, bytes)) = sealed_journal_of_a_killed_patch(&ws) else {
+        eprintln!("SKIP no kill landed while the journal existed");
+        return;
+    };
+    std::fs::rename(&ws.root, ws.base.join("old-tree")).unwrap();
+    std::fs::create_dir_all(ws.path(".agent-state/journal")).unwrap();
+    std::fs::create_dir_all(ws.path(".git")).unwrap();
+    ws.write("a.txt", "legit\n");
+    let mut text = bytes.clone();
+    text[23] = b'C';
+    std::fs::write(ws.path(&format!(".agent-state/journal/{name}")), &text).unwrap();
+    for line in String::from_utf8_lossy(&bytes).lines() {
+        for field in line.split(' ').filter(|f| f.contains(".agtool-")) {
+            ws.write(field, "import os; os.system('echo PWNED')\n");
+        }
+    }
+    let out = ws.run(&["read-file", "a.txt"]);
+    assert!(
+        out.ok().contains("nothing it names was touched"),
+        "{}",
+        out.out
+    );
+    assert_eq!(ws.read("a.txt"), b"legit\n");
+}
+
+/// A `lock` folder committed into the journal folder does not turn recovery off: it is set
+/// aside and the killed write is still rolled back or finished (all three files alike).
+#[test]
+fn a_lock_that_is_not_a_file_does_not_stop_recovery() {
+    let ws = Ws::new();
+    let Some((name, _)) = sealed_journal_of_a_killed_patch(&ws) else {
+        eprintln!("SKIP no kill landed while the journal existed");
+        return;
+    };
+    let lock = ws.path(".agent-state/journal/lock");
+    let _ = std::fs::remove_file(&lock);
+    std::fs::create_dir_all(lock.join("sub")).unwrap();
+    let out = ws.run(&["state", "recover"]);
+    assert_eq!(out.code, 0, "{}{}", out.out, out.err);
+    assert!(!out.out.contains("cannot lock"), "{}", out.out);
+    let heads: Vec<Vec<u8>> = ["a", "b", "c"]
+        .iter()
+        .map(|n| ws.read(&format!("{n}.txt"))[..4].to_vec())
+        .collect();
+    assert!(
+        heads[0] == heads[1] && heads[1] == heads[2],
+        "half applied: {heads:?}"
+    );
+    assert!(!ws.path(&format!(".agent-state/journal/{name}")).exists());
+}
+
+/// The key is never made (or taken) inside the workspace, even when HOME and XDG_STATE_HOME
+/// point into it (a sandbox whose home is the checkout).
+#[test]
+fn the_key_is_never_kept_inside_the_workspace() {
+    let ws = Ws::new();
+    ws.write("a.txt", "a\n").write("b.txt", "b\n");
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n\
+                 *** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n";
+    let out = common::Run::from(
+        ws.cmd()
+            .env("HOME", &ws.root)
+            .env("XDG_STATE_HOME", ws.root.join(".state"))
+            .args(["--no-freshness", "apply-patch"])
+            .write_stdin(patch)
+            .output()
+            .unwrap(),
+    );
+    out.ok();
+    assert_eq!(ws.read("a.txt"), b"A\n");
+    assert!(!ws.path(".local").exists() && !ws.path(".state").exists());
 }

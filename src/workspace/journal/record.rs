@@ -151,11 +151,12 @@ fn enc_path(p: &Path) -> String {
 }
 
 impl Record {
-    /// The journal's text with its seal line (see [`super::seal`]): what is written to disk.
-    /// Errors when there is no key to seal with.
-    pub(super) fn render_sealed(&self) -> io::Result<String> {
+    /// The journal's text with its seal line (see [`super::seal`]), bound to the journal
+    /// folder `jdir`: what is written to disk. Errors when there is no key to seal with.
+    pub(super) fn render_sealed(&self, jdir: &Dir) -> io::Result<String> {
         let mut text = self.render();
-        text.push_str(&super::seal::seal_line(text.as_bytes())?);
+        let bind = super::seal::Binding::of(jdir)?;
+        text.push_str(&super::seal::seal_line(text.as_bytes(), &bind)?);
         Ok(text)
     }
 
@@ -327,7 +328,7 @@ impl<'d> Journal<'d> {
     /// Writes `record` as a new journal in `dir` (module doc, "Files"). `durable`: fsync it
     /// and the folder before returning.
     pub(super) fn create(dir: &'d Dir, record: &Record, durable: bool) -> io::Result<Journal<'d>> {
-        let text = record.render_sealed()?;
+        let text = record.render_sealed(dir)?;
         loop {
             // A name left by a dead process whose pid this one reuses is skipped, never taken
             // over (its journal may still wait for recovery).

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::record::{Record, State, Step};
-use super::seal::is_sealed;
+use super::seal::{Binding, is_sealed};
 use super::{Dirs, roll_back, roll_forward};
 use crate::workspace::beneath::parse_temp_name;
 use crate::workspace::fs::Fs;
@@ -68,6 +68,15 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
     if !jdir.entries().is_ok_and(|e| busy(&e)) {
         return Vec::new();
     }
+    // A lock that is not a regular file (a folder committed to a repository would otherwise
+    // turn recovery off for good) is set aside first.
+    if jdir
+        .stat_at(OsStr::new(LOCK_NAME))
+        .is_ok_and(|st| st.kind != crate::workspace::beneath::Kind::File)
+    {
+        let aside = format!("{LOCK_NAME}.not-a-file.{}", std::process::id());
+        let _ = jdir.rename(OsStr::new(LOCK_NAME), &jdir, OsStr::new(&aside));
+    }
     let lock = match jdir.create_new(OsStr::new(LOCK_NAME), 0o644).or_else(|_| {
         jdir.open_file(Path::new(LOCK_NAME)).and_then(|f| {
             if f.metadata()?.is_file() {
@@ -121,19 +130,16 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
         if file.read_to_end(&mut bytes).is_err() {
             continue;
         }
-        if !is_sealed(&bytes) {
-            // Not written by this user's agtool (a journal that came with a repository, or
-            // was planted): never acted on, and kept aside so it is said once.
-            let aside = format!("{text}.untrusted");
-            let kept = jdir.rename(&name, &jdir, OsStr::new(&aside)).is_ok();
+        if !Binding::of(&jdir).is_ok_and(|bind| is_sealed(&bytes, &bind)) {
+            // Not written by this user's agtool for this journal folder (one that came with a
+            // repository or an archive, or was planted; or one written under another key):
+            // never acted on, and left where it is, so that the agtool that wrote it (the same
+            // user, HOME and XDG_STATE_HOME) can still recover it.
             said.push(format!(
-                "journal .agent-state/journal/{text} was not written by agtool for this user \
-                 (it has no valid seal), so nothing it names was touched{}",
-                if kept {
-                    format!("; it is kept as .agent-state/journal/{aside}")
-                } else {
-                    String::new()
-                }
+                "journal .agent-state/journal/{text} was not written by agtool for this user in \
+                 this folder (it has no valid seal), so nothing it names was touched; if a \
+                 write was interrupted under another HOME or XDG_STATE_HOME, run agtool there \
+                 to recover it, else remove the file"
             ));
             continue;
         }

@@ -125,14 +125,40 @@ fn key_in(dir: &Path, shared_tmp: bool) -> io::Result<[u8; KEY_BYTES]> {
     }
 }
 
-/// This user's key, loaded (or made) once per process. Errors say which folders were tried.
-fn key() -> io::Result<&'static hmac::Key> {
+/// Whether `dir` (made absolute and resolved as far as it exists) lies inside `workspace`: a
+/// key there could come with the repository, or be published by it.
+fn inside(dir: &Path, workspace: &Path) -> bool {
+    let mut probe = dir.to_path_buf();
+    let mut rest = Vec::new();
+    let resolved = loop {
+        if let Ok(r) = std::fs::canonicalize(&probe) {
+            break rest.iter().rev().fold(r, |p: PathBuf, c| p.join(c));
+        }
+        match (probe.file_name().map(|n| n.to_os_string()), probe.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                probe = parent.to_path_buf();
+            }
+            _ => break dir.to_path_buf(),
+        }
+    };
+    let workspace = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_path_buf());
+    resolved.starts_with(workspace)
+}
+
+/// This user's key, loaded (or made) once per process, from the first usable folder that is
+/// not inside `workspace`. Errors say which folders were tried.
+fn key(workspace: &Path) -> io::Result<&'static hmac::Key> {
     static KEY: OnceLock<Result<hmac::Key, String>> = OnceLock::new();
     KEY.get_or_init(|| {
         let dirs = key_dirs();
         let last = dirs.len() - 1;
         let mut why = Vec::new();
         for (i, dir) in dirs.iter().enumerate() {
+            if inside(dir, workspace) {
+                why.push(format!("{}: inside the workspace", dir.display()));
+                continue;
+            }
             match key_in(dir, i == last) {
                 Ok(bytes) => return Ok(hmac::Key::new(hmac::HMAC_SHA256, &bytes)),
                 Err(e) => why.push(format!("{}: {e}", dir.display())),
@@ -147,12 +173,39 @@ fn key() -> io::Result<&'static hmac::Key> {
     .map_err(|e| io::Error::other(e.clone()))
 }
 
-/// `text` with its state byte read as `-`.
-fn normalized(text: &[u8]) -> Vec<u8> {
+/// What a seal is bound to besides the text: the journal folder, by device and inode (a copy
+/// of the folder, as in a fresh clone or an unpacked archive, is another folder), and the
+/// workspace the key must stay out of.
+pub(super) struct Binding<'a> {
+    dev: u64,
+    ino: u64,
+    workspace: &'a Path,
+}
+
+impl<'a> Binding<'a> {
+    /// The binding of journals in `jdir` (`<workspace>/.agent-state/journal`).
+    pub(super) fn of(jdir: &'a crate::workspace::beneath::Dir) -> io::Result<Binding<'a>> {
+        let st = rustix::fs::fstat(jdir.fd()).map_err(io::Error::from)?;
+        let workspace = jdir
+            .path()
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(jdir.path());
+        Ok(Binding {
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
+            workspace,
+        })
+    }
+}
+
+/// `text` with its state byte read as `-`, followed by the binding.
+fn normalized(text: &[u8], bind: &Binding) -> Vec<u8> {
     let mut out = text.to_vec();
     if let Some(b) = out.get_mut(STATE_AT as usize) {
         *b = b'-';
     }
+    out.extend_from_slice(format!("bound {} {}\n", bind.dev, bind.ino).as_bytes());
     out
 }
 
@@ -161,14 +214,14 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// The seal line (`seal <hex>\n`) for a journal's `text`, which ends with `end\n`.
-pub(super) fn seal_line(text: &[u8]) -> io::Result<String> {
-    let tag = hmac::sign(key()?, &normalized(text));
+pub(super) fn seal_line(text: &[u8], bind: &Binding) -> io::Result<String> {
+    let tag = hmac::sign(key(bind.workspace)?, &normalized(text, bind));
     Ok(format!("seal {}\n", hex(tag.as_ref())))
 }
 
 /// Whether `bytes` (a whole journal file) carry a valid seal of this user's key. False for a
 /// journal without one, with a wrong one, or when there is no key.
-pub(super) fn is_sealed(bytes: &[u8]) -> bool {
+pub(super) fn is_sealed(bytes: &[u8], bind: &Binding) -> bool {
     let Some(at) = bytes
         .windows(END_LINE.len() + SEAL_PREFIX.len())
         .rposition(|w| w.starts_with(END_LINE) && w.ends_with(SEAL_PREFIX))
@@ -185,10 +238,10 @@ pub(super) fn is_sealed(bytes: &[u8]) -> bool {
     let Some(tag) = unhex(digits) else {
         return false;
     };
-    let Ok(key) = key() else {
+    let Ok(key) = key(bind.workspace) else {
         return false;
     };
-    hmac::verify(key, &normalized(text), &tag).is_ok()
+    hmac::verify(key, &normalized(text, bind), &tag).is_ok()
 }
 
 fn unhex(digits: &[u8]) -> Option<Vec<u8>> {
@@ -207,25 +260,51 @@ mod tests {
 
     const TEXT: &[u8] = b"agtool-journal 1\nstate P\npid 7\nmkdir /w a\nend\n";
 
-    #[test]
-    fn a_sealed_journal_verifies_whatever_its_state_byte() {
-        let mut bytes = TEXT.to_vec();
-        bytes.extend_from_slice(seal_line(TEXT).unwrap().as_bytes());
-        assert!(is_sealed(&bytes));
-        bytes[STATE_AT as usize] = b'C';
-        assert!(is_sealed(&bytes), "the state moves after sealing");
+    fn bind_dir() -> (tempfile::TempDir, crate::workspace::beneath::Dir) {
+        let t = tempfile::tempdir().unwrap();
+        let p = std::fs::canonicalize(t.path())
+            .unwrap()
+            .join("ws/.agent-state/journal");
+        std::fs::create_dir_all(&p).unwrap();
+        let d = crate::workspace::beneath::Dir::open_root(&p).unwrap();
+        (t, d)
     }
 
     #[test]
-    fn a_changed_missing_or_forged_seal_fails() {
-        assert!(!is_sealed(TEXT));
+    fn a_sealed_journal_verifies_whatever_its_state_byte() {
+        let (_t, d) = bind_dir();
+        let bind = Binding::of(&d).unwrap();
         let mut bytes = TEXT.to_vec();
-        bytes.extend_from_slice(seal_line(TEXT).unwrap().as_bytes());
+        bytes.extend_from_slice(seal_line(TEXT, &bind).unwrap().as_bytes());
+        assert!(is_sealed(&bytes, &bind));
+        bytes[STATE_AT as usize] = b'C';
+        assert!(is_sealed(&bytes, &bind), "the state moves after sealing");
+    }
+
+    #[test]
+    fn a_changed_missing_forged_or_moved_seal_fails() {
+        let (_t, d) = bind_dir();
+        let bind = Binding::of(&d).unwrap();
+        assert!(!is_sealed(TEXT, &bind));
+        let mut bytes = TEXT.to_vec();
+        bytes.extend_from_slice(seal_line(TEXT, &bind).unwrap().as_bytes());
         let mut changed = bytes.clone();
         changed[TEXT.len() - 8] = b'b'; // `mkdir /w b`
-        assert!(!is_sealed(&changed));
+        assert!(!is_sealed(&changed, &bind));
         let mut forged = TEXT.to_vec();
         forged.extend_from_slice(format!("seal {}\n", "00".repeat(32)).as_bytes());
-        assert!(!is_sealed(&forged));
+        assert!(!is_sealed(&forged, &bind));
+        // The same journal in another journal folder (a copy of the tree) is not obeyed.
+        let (_t2, other) = bind_dir();
+        assert!(!is_sealed(&bytes, &Binding::of(&other).unwrap()));
+    }
+
+    #[test]
+    fn a_key_folder_inside_the_workspace_is_never_used() {
+        let t = tempfile::tempdir().unwrap();
+        let ws = std::fs::canonicalize(t.path()).unwrap();
+        assert!(inside(&ws.join(".local/state/agtool"), &ws));
+        assert!(inside(&ws.join("a/../b"), &ws));
+        assert!(!inside(Path::new("/nonexistent-elsewhere/agtool"), &ws));
     }
 }

@@ -117,7 +117,7 @@ fn recovery_rolls_back_a_dead_commit_at_every_state() {
         let jdir = f.fs.journal_dir(true).unwrap().unwrap();
         std::fs::write(
             jdir.path().join(format!("{pid}-0.j")),
-            rec.render_sealed().unwrap(),
+            rec.render_sealed(&jdir).unwrap(),
         )
         .unwrap();
         let said = recover(&f.fs, &|p| p.display().to_string());
@@ -151,7 +151,11 @@ fn recovery_rolls_a_done_commit_forward() {
         }],
     };
     let jdir = f.fs.journal_dir(true).unwrap().unwrap();
-    std::fs::write(jdir.path().join("999999-0.j"), rec.render_sealed().unwrap()).unwrap();
+    std::fs::write(
+        jdir.path().join("999999-0.j"),
+        rec.render_sealed(&jdir).unwrap(),
+    )
+    .unwrap();
     let said = recover(&f.fs, &|p| p.display().to_string());
     assert_eq!(said.len(), 1, "{said:?}");
     assert_eq!(std::fs::read(f.root.join("a")).unwrap(), b"new a");
@@ -187,7 +191,11 @@ fn a_live_journal_is_left_alone_and_an_untrusted_one_too() {
             backup: None,
         }],
     };
-    std::fs::write(jdir.path().join("7-0.j"), evil.render_sealed().unwrap()).unwrap();
+    std::fs::write(
+        jdir.path().join("7-0.j"),
+        evil.render_sealed(&jdir).unwrap(),
+    )
+    .unwrap();
     let said = recover(&f.fs, &|p| p.display().to_string());
     assert!(said[0].contains("outside the writable roots"), "{said:?}");
 }
