@@ -831,3 +831,45 @@ fn an_append_to_a_missing_note_creates_it_and_parallel_appends_keep_every_line()
         (0..8).map(|i| format!("line {i}")).collect::<Vec<_>>()
     );
 }
+
+/// A store folder that cannot be listed (write and search permission only, mode 0300) is not
+/// taken for an empty one: the marker is not put in and no project file is replaced.
+#[test]
+fn a_store_folder_that_cannot_be_listed_is_not_taken_for_empty() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if !common::is_root() {
+        eprintln!("SKIP needs root to run agtool as another user");
+        return;
+    }
+    let ws = Ws::new();
+    ws.write("docs/README.md", "PROJECT README\n");
+    let nobody = common::NOBODY;
+    for p in [&ws.base, &ws.root, &ws.home] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    std::os::unix::fs::chown(ws.path("docs"), Some(nobody), Some(nobody)).unwrap();
+    std::os::unix::fs::chown(ws.path("docs/README.md"), Some(nobody), Some(nobody)).unwrap();
+    std::fs::set_permissions(ws.path("docs"), std::fs::Permissions::from_mode(0o300)).unwrap();
+    let out = common::Run::from(
+        ws.std_cmd_in(&ws.root)
+            .args([
+                "--notes-dir",
+                "docs",
+                "notes",
+                "write",
+                "README",
+                "--content",
+                "x",
+            ])
+            .uid(nobody)
+            .gid(nobody)
+            .output()
+            .unwrap(),
+    );
+    std::fs::set_permissions(ws.path("docs"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.out.contains("cannot be listed"), "{out:?}");
+    assert_eq!(ws.read("docs/README.md"), b"PROJECT README\n");
+    assert!(!ws.path("docs/.agtool-notes").exists());
+}

@@ -459,10 +459,16 @@ impl<'c> Store<'c> {
         if self.dir.stat_at(marker).is_ok() {
             return Ok(());
         }
-        let mut others: Vec<String> = self
-            .dir
-            .entries()
-            .unwrap_or_default()
+        // A folder that cannot be listed is not known to be empty.
+        let entries = self.dir.entries().map_err(|e| {
+            refuse(format!(
+                "{} cannot be listed ({}), so it is not known to hold only notes; nothing was \
+                 changed",
+                store_label(self.ctx),
+                io_reason(&e)
+            ))
+        })?;
+        let mut others: Vec<String> = entries
             .into_iter()
             .map(|e| encode_path(Path::new(&e.name)).into_owned())
             .collect();
