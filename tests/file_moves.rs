@@ -1131,3 +1131,39 @@ fn a_destination_under_a_file_is_refused_in_plain_words() {
     }
     assert_eq!(snapshot(&ws.root), before);
 }
+
+/// make-dir, apply-patch and write-file make no folder deeper than copy, move and delete
+/// accept (1024 levels, 4000 bytes of path), so an agent never builds a tree it cannot remove
+/// again; a tree within the limit is removed whole.
+#[test]
+fn no_tool_makes_a_tree_deeper_than_the_tree_tools_take() {
+    let (ws, _) = fixture();
+    let deep = |levels: usize| {
+        std::iter::repeat_n("e", levels)
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let too_deep = format!("src/{}", deep(1100));
+    let r = run(&ws, &["make-dir", &too_deep]);
+    says(&r, 1, "deeper than agtool goes");
+    let patch = format!("*** Begin Patch\n*** Add File: {too_deep}/f.txt\n+x\n*** End Patch\n");
+    let r = Run::from(
+        ws.cmd()
+            .arg("apply-patch")
+            .write_stdin(patch)
+            .output()
+            .unwrap(),
+    );
+    says(&r, 1, "deeper than agtool goes");
+    let r = Run::from(
+        ws.cmd()
+            .args(["write-file", &format!("{too_deep}/g.txt"), "--content", "x"])
+            .output()
+            .unwrap(),
+    );
+    says(&r, 1, "deeper than agtool goes");
+    assert!(!ws.path("src/e").exists(), "a refused call made folders");
+    run(&ws, &["make-dir", &format!("src/{}", deep(1000))]).ok();
+    run(&ws, &["delete-path", "src/e", "--recursive"]).ok();
+    assert!(!ws.path("src/e").exists());
+}

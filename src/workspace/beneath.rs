@@ -43,6 +43,14 @@ static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 /// Longest part of a target's name kept in its temp file's name (names are at most 255 bytes).
 const TEMP_NAME_KEEP: usize = 200;
 
+/// Most levels of folders below the top that a tree listing enters (spec 03): deeper trees
+/// are refused as a whole ([`crate::workspace::tree::TreeStop::TooDeep`]) rather than half
+/// handled, and [`Dir::create_dirs`] makes none deeper.
+pub const MAX_TREE_DEPTH: usize = 1024;
+/// Most bytes of a folder's path relative to the top that a listing enters: every later step
+/// opens folders by that path in one call, which the kernel refuses past 4,095 bytes.
+pub const MAX_TREE_PATH_BYTES: usize = 4000;
+
 /// An open directory, reached without following any symlink. Every method acts relative to it.
 #[derive(Debug)]
 pub struct Dir {
@@ -390,6 +398,17 @@ impl Dir {
         match self.open_dir(rel) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             other => return other.map(|d| (d, Vec::new())),
+        }
+        // Never deeper than the tree tools can list, copy, move and delete again.
+        if rel.components().count() > MAX_TREE_DEPTH || rel.as_os_str().len() > MAX_TREE_PATH_BYTES
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "that would nest folders deeper than agtool goes ({MAX_TREE_DEPTH} levels, \
+                     or {MAX_TREE_PATH_BYTES} bytes of path)"
+                ),
+            ));
         }
         let mut created = Vec::new();
         let mut cur = self.try_clone()?;

@@ -67,12 +67,7 @@ pub fn list(top: &Dir, refuse: &dyn Fn(&OsStr) -> bool) -> Result<Vec<TreeEntry>
     list_with(top, &judge).map(|l| l.entries)
 }
 
-/// Most levels of folders below the top that a listing enters (spec 03): deeper trees are
-/// refused as a whole ([`TreeStop::TooDeep`]) rather than half handled.
-pub const MAX_TREE_DEPTH: usize = 1024;
-/// Most bytes of a folder's path relative to the top that a listing enters: every later step
-/// opens folders by that path in one call, which the kernel refuses past 4,095 bytes.
-pub const MAX_TREE_PATH_BYTES: usize = 4000;
+pub use crate::workspace::beneath::{MAX_TREE_DEPTH, MAX_TREE_PATH_BYTES};
 
 /// As [`list`], with `judge` deciding per name whether it is listed, left out (with
 /// everything in it) or stops the listing. The walk is iterative (no recursion per level)
