@@ -552,13 +552,14 @@ fn symlinked_skill_folders_never_widen_reads() {
         format!(
             "lnk: linked\npdf: pdf work\n\
              (skipped: {s}/docs: it is a symlink to /, the home folder or a folder holding it; \
-             a linked skill folder must be the skill's own folder)\n\
+             a linked skill folder must be the skill's own folder, this user's)\n\
              (skipped: {s}/evil/SKILL.md: it is a symlink leading out of its skill folder; a \
              SKILL.md must be a file in the skill's folder)\n\
              (skipped: {s}/keys: it is a symlink to {h}/.ssh, and .ssh is a name the read tools \
-             never read (deny_read))\n\
+             never read (deny_read); a linked skill folder must be the skill's own folder, this \
+             user's)\n\
              (skipped: {s}/myhome: it is a symlink to {h}, the home folder or a folder holding \
-             it; a linked skill folder must be the skill's own folder)\n",
+             it; a linked skill folder must be the skill's own folder, this user's)\n",
             h = home.display()
         )
     );
@@ -631,4 +632,37 @@ fn a_skill_link_into_a_shared_folder_or_above_an_unset_home_is_refused() {
         "{}",
         r.out
     );
+}
+
+/// A skills folder that is itself a symlink to `/` (or to a folder others may write to)
+/// widens nothing: with `--skills-dir ./skills` and a repository's `skills -> /`, every read
+/// outside the workspace is still refused, and the catalogue says the folder is not used.
+#[test]
+fn a_skills_folder_leading_to_root_or_a_shared_folder_is_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Fixture::new();
+    f.file("shared", "t/SKILL.md", fm("t", "planted", "b\n"))
+        .file("shared", "secret.txt", "SECRET\n");
+    let shared = f.dir("shared");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    std::os::unix::fs::symlink("/", f.ws.path("skills")).unwrap();
+    std::os::unix::fs::symlink(&shared, f.ws.path("skills_tmp")).unwrap();
+    let outside = shared.join("secret.txt").display().to_string();
+    for dir in ["./skills", "./skills_tmp"] {
+        let run = |args: &[&str]| {
+            Run::from(
+                f.ws.cmd_in(&f.ws.root)
+                    .args(["--skills-dir", dir])
+                    .args(args)
+                    .output()
+                    .unwrap(),
+            )
+        };
+        let r = run(&["read-file", &outside]);
+        assert_eq!(r.code, 1, "{dir}: {r:?}");
+        let r = run(&["read-file", "/etc/hostname"]);
+        assert_eq!(r.code, 1, "{dir}: {r:?}");
+        let r = run(&["skill"]);
+        assert!(r.out.contains("it is not used"), "{dir}: {r:?}");
+    }
 }

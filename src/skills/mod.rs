@@ -152,6 +152,20 @@ impl Catalogue {
 pub fn scan(dirs: &[SkillDir], denied: &dyn Fn(&std::ffi::OsStr) -> bool) -> Catalogue {
     let mut cat = Catalogue::default();
     for dir in dirs {
+        if let Ok(real) = std::fs::canonicalize(&dir.path)
+            && let Some(why) = crate::workspace::skill_dirs::unsafe_folder(&real, denied)
+        {
+            cat.issues.push(Issue {
+                kind: IssueKind::Skipped,
+                path: dir.path.clone(),
+                reason: format!(
+                    "the skills folder (given by {}) leads to {}, {why}; it is not used",
+                    dir.origin,
+                    real.display()
+                ),
+            });
+            continue;
+        }
         let mut subdirs: Vec<(String, PathBuf)> = match std::fs::read_dir(&dir.path) {
             Ok(entries) => entries
                 .flatten()

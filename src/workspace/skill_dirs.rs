@@ -66,7 +66,12 @@ impl SkillDir {
     pub fn read_roots(dirs: &[SkillDir], denied: &dyn Fn(&OsStr) -> bool) -> Vec<PathBuf> {
         let mut out = Vec::new();
         for d in dirs {
-            out.push(d.path.clone());
+            // A skills folder that resolves somewhere unsafe (a `skills -> /` link shipped
+            // with a repository) adds nothing; the catalogue lists it as skipped.
+            match std::fs::canonicalize(&d.path) {
+                Ok(real) if unsafe_folder(&real, denied).is_none() => out.push(d.path.clone()),
+                _ => continue,
+            }
             let Ok(entries) = std::fs::read_dir(&d.path) else {
                 continue;
             };
@@ -100,27 +105,10 @@ pub fn linked_skill(
     if !target.is_dir() {
         return Ok(None);
     }
-    let home = home_dir().and_then(|h| std::fs::canonicalize(h).ok());
-    if target == Path::new("/") || home.as_deref().is_some_and(|h| h.starts_with(&target)) {
+    if let Some(why) = unsafe_folder(&target, denied) {
         return Err(format!(
-            "it is a symlink to {}, the home folder or a folder holding it; a linked skill \
-             folder must be the skill's own folder",
-            target.display()
-        ));
-    }
-    if let Some(name) = target.components().find_map(|c| match c {
-        Component::Normal(n) if denied(n) => Some(n),
-        _ => None,
-    }) {
-        return Err(format!(
-            "it is a symlink to {}, and {} is a name the read tools never read (deny_read)",
-            target.display(),
-            name.to_string_lossy()
-        ));
-    }
-    if let Some(why) = writable_by_others(&target) {
-        return Err(format!(
-            "it is a symlink to {}, a folder {why}; a linked skill folder must be this user's",
+            "it is a symlink to {}, {why}; a linked skill folder must be the skill's own \
+             folder, this user's",
             target.display()
         ));
     }
@@ -138,6 +126,27 @@ pub fn linked_skill(
         },
         _ => None,
     })
+}
+
+/// Why the resolved folder `target` must never become a read root (spec 06, skills), or
+/// `None`: it is `/`, the home folder or a folder holding it, it has a deny_read name
+/// (`denied`) in its path, or others may write to it ([`writable_by_others`]). Applied to
+/// every skills folder and every symlinked skill folder.
+pub fn unsafe_folder(target: &Path, denied: &dyn Fn(&OsStr) -> bool) -> Option<String> {
+    let home = home_dir().and_then(|h| std::fs::canonicalize(h).ok());
+    if target == Path::new("/") || home.as_deref().is_some_and(|h| h.starts_with(target)) {
+        return Some("the home folder or a folder holding it".to_owned());
+    }
+    if let Some(name) = target.components().find_map(|c| match c {
+        Component::Normal(n) if denied(n) => Some(n),
+        _ => None,
+    }) {
+        return Some(format!(
+            "and {} is a name the read tools never read (deny_read)",
+            name.to_string_lossy()
+        ));
+    }
+    writable_by_others(target).map(|why| format!("a folder {why}"))
 }
 
 /// Why others could have put `path` there or changed it: owned by a user other than this one
