@@ -300,6 +300,34 @@ mod tests {
     }
 
     #[test]
+    fn a_key_others_may_read_or_a_shared_folder_not_ours_alone_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("keys");
+        // Made once, then read back the same.
+        let made = key_in(&dir, true).unwrap();
+        assert_eq!(key_in(&dir, true).unwrap(), made);
+        let key = dir.join(KEY_NAME);
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(key_in(&dir, false).is_err(), "a key others may read");
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::write(&key, b"short").unwrap();
+        assert!(key_in(&dir, false).is_err(), "a key of the wrong length");
+        std::fs::remove_file(&key).unwrap();
+        std::os::unix::fs::symlink(t.path().join("elsewhere"), &key).unwrap();
+        assert!(
+            key_in(&dir, false).is_err(),
+            "a symlinked key is never followed"
+        );
+        // The shared temp folder's key folder must be this user's alone.
+        let shared = t.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(key_in(&shared, true).is_err());
+        assert!(!shared.join(KEY_NAME).exists());
+    }
+
+    #[test]
     fn a_key_folder_inside_the_workspace_is_never_used() {
         let t = tempfile::tempdir().unwrap();
         let ws = std::fs::canonicalize(t.path()).unwrap();
