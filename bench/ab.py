@@ -331,8 +331,16 @@ def main():
     say("exec -- true vs true; exec under 1 GiB of output")
     ws = os.path.join(work, "exec")
     os.makedirs(os.path.join(ws, ".git"))
-    r = Row("exec -- true vs a bare spawn of true", 3, "overhead_ms")
+    r = Row("exec -- true (sandboxed) vs a bare spawn of true", 3, "overhead_ms")
     pairs(r, max(n, 50), [ag, "exec", "--", "true"], ["true"], ws, env)
+    rows.append(r)
+    # The sandbox's own cost (spec 08): the default workspace-write sandbox against
+    # exec.sandbox = "off" from a --config file.
+    off = os.path.join(work, "sandbox-off.toml")
+    with open(off, "w") as f:
+        f.write('[exec]\nsandbox = "off"\n')
+    r = Row("exec -- true: sandboxed vs sandbox off", 3, "overhead_ms")
+    pairs(r, max(n, 50), [ag, "exec", "--", "true"], [ag, "--config", off, "exec", "--", "true"], ws, env)
     rows.append(r)
     r = Row("exec of 1 GiB of output: peak RSS", 16, "rss_mib")
     singles(r, 3, [ag, "exec", "--timeout-ms", "600000", "--", "sh", "-c", "head -c 1073741824 /dev/zero"], ws, env)

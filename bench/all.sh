@@ -6,7 +6,9 @@
 #   edit-file of one line in a 100 MB file vs sed -i (<= 1x, peak RSS <= 1.5x the file);
 #   apply-patch of 1,000 hunks on a 100,000-line file vs GNU patch -p1 (<= 1x);
 #   grep vs rg, glob and list-dir vs fd on a generated tree with ignore rules;
-#   exec -- true vs a bare spawn (<= +3 ms), exec's peak RSS under 1 GiB of output (<= 16 MiB).
+#   exec -- true (sandboxed, the default) vs a bare spawn (<= +3 ms), and sandboxed vs
+#   exec.sandbox = "off" (the sandbox's own cost, spec 08: <= +3 ms), exec's peak RSS under
+#   1 GiB of output (<= 16 MiB).
 # agtool's writes fsync the file and its folder (durable); sed -i and patch do not.
 #
 #   bench/all.sh                  # 11 pairs per comparison (50 for the start-up rows)

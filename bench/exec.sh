@@ -51,18 +51,22 @@ mkdir "$work/.git"
 cd "$work"
 export NO_COLOR=1
 
-echo "== 1. spawn overhead: agtool exec -- true vs true (agtool --version: agtool's own start-up)"
+echo "== 1. spawn overhead: agtool exec -- true (sandboxed, the default; and with exec.sandbox ="
+echo "   off) vs true (agtool --version: agtool's own start-up)"
+printf '[exec]\nsandbox = "off"\n' > off.toml
 hyperfine -N --warmup 10 --runs "$runs" --export-json spawn.json \
-    "$agtool exec -- true" "true" "$agtool --version" >/dev/null
+    "$agtool exec -- true" "true" "$agtool --version" "$agtool --config off.toml exec -- true" >/dev/null
 python3 - <<'EOF'
 import json
 r = json.load(open("spawn.json"))["results"]
-a, b, v = r[0], r[1], r[2]
+a, b, v, o = r[0], r[1], r[2], r[3]
 ms = lambda x: f"mean {x['mean']*1e3:.2f} ms, median {x['median']*1e3:.2f} ms"
-print(f"agtool exec -- true: {ms(a)}")
+print(f"agtool exec -- true: {ms(a)} (sandboxed)")
+print(f"  sandbox off:       {ms(o)}")
 print(f"bare true:           {ms(b)}")
 print(f"agtool --version:    {ms(v)}")
-print(f"overhead:            mean {(a['mean']-b['mean'])*1e3:.2f} ms, median {(a['median']-b['median'])*1e3:.2f} ms")
+print(f"overhead:            mean {(a['mean']-b['mean'])*1e3:.2f} ms, median {(a['median']-b['median'])*1e3:.2f} ms (sandboxed vs bare)")
+print(f"sandbox's own cost:  mean {(a['mean']-o['mean'])*1e3:.2f} ms, median {(a['median']-o['median'])*1e3:.2f} ms (sandboxed vs off)")
 EOF
 if command -v valgrind >/dev/null; then
     ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$agtool" exec -- true 2>&1 >/dev/null |

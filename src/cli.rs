@@ -10,7 +10,7 @@ use crate::faces::input::tool_args;
 use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, mcp, people, schema, sessions, state, suggest};
+use crate::faces::{call, mcp, people, sandbox, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -23,6 +23,7 @@ pub fn meta_commands() -> Vec<Command> {
         mcp::command(),
         state::command(),
         sessions::command(),
+        sandbox::command(),
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
@@ -38,6 +39,7 @@ fn run_early(name: &str, m: &ArgMatches) -> Option<i32> {
         "session-guard" => return Some(sessions::run_guard(m)),
         "completions" => people::run_completions(m, command()),
         "man" => people::run_man(m, command()),
+        "sandbox" => sandbox::run(m),
         _ => return None,
     };
     Some(print_result(false, result))
@@ -122,6 +124,10 @@ fn named_tool<'m>(name: &str, sub: &'m ArgMatches) -> Option<(ToolSpec, &'m ArgM
 /// The binary's entry: [`main_with`] with any panic turned into an `Error:` line and exit 1
 /// (see [`crate::faces::output::catching_panics`]).
 pub fn run_main(argv: Vec<std::ffi::OsString>) -> i32 {
+    // The sandbox helper runs before any parsing: it is on the path of every command.
+    if argv.get(1).is_some_and(|a| a == crate::sandbox::SUBCOMMAND) {
+        return crate::sandbox::helper::run(&argv[2..]);
+    }
     let json = argv.iter().any(|a| a == "--json");
     crate::faces::output::catching_panics(json, || main_with(argv))
 }

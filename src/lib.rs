@@ -26,6 +26,7 @@ pub mod faces;
 pub mod interrupt;
 pub mod notes;
 pub mod patch;
+pub mod sandbox;
 pub mod search;
 pub mod skills;
 pub mod text;

@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod output;
 pub mod people;
 pub mod run;
+pub mod sandbox;
 pub mod schema;
 pub mod sessions;
 pub mod state;

@@ -75,6 +75,17 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
         tags: &["exec", "process"],
     };
 
+    fn view(ctx: &Ctx) -> Result<crate::tools::ToolView, String> {
+        let mut view = crate::tools::ToolView::of(Self::META);
+        view.description = format!(
+            "{}\n{}",
+            Self::META.description,
+            crate::sandbox::sentence(ctx)
+        )
+        .into();
+        Ok(view)
+    }
+
     fn run(ctx: &Ctx, args: ExecArgs) -> ToolResult {
         let timeout_ms = args
             .timeout_ms
@@ -91,6 +102,21 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
             Some((path, dir)) => (Some(path), Some(std::sync::Arc::new(dir.into_fd()))),
             None => (None, None),
         };
+        // The sandbox (spec 08) goes in front of the command and the config's prefix.
+        let sandbox = crate::sandbox::prepare(ctx).map_err(ToolError::refused)?;
+        if !sandbox.prefix.is_empty() {
+            let words = crate::exec::with_prefix(&ctx.exec_prefix(), &args.command);
+            let dir = workdir.as_deref().unwrap_or(&ctx.cwd);
+            crate::sandbox::check_program(&words, dir).map_err(|reason| {
+                ToolError::refused(
+                    crate::exec::SpawnError {
+                        argv0: words.first().cloned().unwrap_or_default(),
+                        reason,
+                    }
+                    .to_string(),
+                )
+            })?;
+        }
         let req = ExecRequest {
             argv: args.command,
             workdir,
@@ -99,7 +125,7 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
             max_output_bytes: args.max_output_bytes.map_or(DEFAULT_MAX_OUTPUT_BYTES, |b| {
                 b.min(MAX_OUTPUT_BYTES_LIMIT) as usize
             }),
-            prefix: ctx.exec_prefix(),
+            prefix: sandbox.prefix_with(ctx.exec_prefix()),
             cancel: ctx.cancel.clone(),
         };
         let outcome = crate::exec::run(&req).map_err(|e| match e {
@@ -116,7 +142,10 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
                 fields: serde_json::Map::new(),
             },
         })?;
-        Ok(Output::text(outcome.to_text())
+        let text = sandbox
+            .finish(outcome.exit_code, outcome.to_text())
+            .map_err(ToolError::refused)?;
+        Ok(Output::text(text)
             .with("exit_code", outcome.exit_code)
             .with("timed_out", outcome.timed_out)
             .with("wall_time_ms", outcome.wall_time.as_millis() as u64)

@@ -65,6 +65,17 @@ For a command that simply runs to completion, exec is simpler.",
         tags: &["exec", "process", "session"],
     };
 
+    fn view(ctx: &Ctx) -> Result<crate::tools::ToolView, String> {
+        let mut view = crate::tools::ToolView::of(Self::META);
+        view.description = format!(
+            "{}\n{}",
+            Self::META.description,
+            crate::sandbox::sentence(ctx)
+        )
+        .into();
+        Ok(view)
+    }
+
     fn run(ctx: &Ctx, args: ExecCommandArgs) -> ToolResult {
         let workdir = ctx
             .check_workdir(args.workdir.as_deref())?
@@ -85,6 +96,23 @@ For a command that simply runs to completion, exec is simpler.",
             prefix: ctx.exec_prefix(),
             env: None,
         };
-        Ok(session::client::exec_command(&state_dir, &req)?.into_output())
+        // The sandbox (spec 08) goes in front of the config's prefix and the shell. The
+        // session's private temp folder outlives this call (the session does): it is kept.
+        let mut sandbox = crate::sandbox::prepare(ctx).map_err(ToolError::refused)?;
+        let req = ExecCommandRequest {
+            prefix: sandbox.prefix_with(req.prefix),
+            ..req
+        };
+        if let Some(t) = &mut sandbox.tmpdir {
+            t.disable_cleanup(true);
+        }
+        let reply = session::client::exec_command(&state_dir, &req)?;
+        let exit = match reply.status {
+            session::SessionStatus::Exited { exit_code } => exit_code,
+            session::SessionStatus::Running { .. } => 0,
+        };
+        let mut out = reply.into_output();
+        out.text = sandbox.finish(exit, out.text).map_err(ToolError::refused)?;
+        Ok(out)
     }
 }

@@ -52,6 +52,12 @@ pub struct ExecConfig {
     pub shell: Option<String>,
     /// Default exec timeout in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// The exec sandbox mode (spec 08): `workspace-write` (default), `read-only` or `off`.
+    pub sandbox: Option<String>,
+    /// Whether sandboxed commands may open internet sockets (spec 08; default false).
+    pub network: Option<bool>,
+    /// Extra folders sandboxed commands may write (absolute, or relative to the root).
+    pub writable: Option<Vec<PathBuf>>,
 }
 
 /// `[web]` table (spec 06).
@@ -150,6 +156,9 @@ impl Config {
                 prefix: pick(b.prefix, o.prefix),
                 shell: pick(b.shell, o.shell),
                 timeout_ms: pick(b.timeout_ms, o.timeout_ms),
+                sandbox: pick(b.sandbox, o.sandbox),
+                network: pick(b.network, o.network),
+                writable: pick(b.writable, o.writable),
             }),
             web: merge_table(self.web, over.web, |b, o| WebConfig {
                 allow: pick(b.allow, o.allow),

@@ -320,6 +320,28 @@ impl PathPolicy {
             .collect()
     }
 
+    /// The resolved paths of the extra read roots (`read_roots` and skill folders), for the
+    /// exec sandbox's scan for `deny_read` names (spec 08).
+    pub fn read_bases(&self) -> Vec<PathBuf> {
+        self.read_roots.iter().map(|r| r.real.clone()).collect()
+    }
+
+    /// The `deny_read` names in force (spec 08: the exec sandbox hides them too).
+    pub fn deny_read_names(&self) -> Vec<String> {
+        self.deny_read
+            .iter()
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// The protected names in force, built-in and config (spec 08: read-only in commands).
+    pub fn protected_names(&self) -> Vec<String> {
+        self.protected
+            .iter()
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect()
+    }
+
     /// The policy check for an already folded and resolved pair (used by walks, which resolve
     /// their own entries).
     pub fn check_resolved(

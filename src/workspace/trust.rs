@@ -205,6 +205,41 @@ pub const WIDENING_KEYS: &[Widening] = &[
         key: "exec.shell",
         restrain: |ws, _| unset(ws.exec.as_mut().map(|e| &mut e.shell)),
     },
+    // The exec sandbox (spec 08): a weaker mode than the user's, the network, more writable
+    // folders. An unknown mode stays, so that it is refused with its message.
+    Widening {
+        key: "exec.sandbox",
+        restrain: |ws, below| {
+            // Weakest first; the same order as the sandbox's own `Mode::strength`.
+            let rank = |v: Option<&str>| {
+                ["off", "workspace-write", "read-only"]
+                    .iter()
+                    .position(|m| *m == v.unwrap_or("workspace-write"))
+            };
+            let base = rank(below.exec.as_ref().and_then(|e| e.sandbox.as_deref()));
+            match ws.exec.as_mut() {
+                Some(e) if e.sandbox.is_some() => match (rank(e.sandbox.as_deref()), base) {
+                    (Some(mine), Some(theirs)) if mine < theirs => unset(Some(&mut e.sandbox)),
+                    _ => false,
+                },
+                _ => false,
+            }
+        },
+    },
+    Widening {
+        key: "exec.network",
+        restrain: |ws, below| {
+            let user_allows = below.exec.as_ref().and_then(|e| e.network) == Some(true);
+            match ws.exec.as_mut() {
+                Some(e) if e.network == Some(true) && !user_allows => unset(Some(&mut e.network)),
+                _ => false,
+            }
+        },
+    },
+    Widening {
+        key: "exec.writable",
+        restrain: |ws, _| unset(ws.exec.as_mut().map(|e| &mut e.writable)),
+    },
     // Enabling a group the user did not.
     Widening {
         key: "tools.groups",

@@ -118,6 +118,7 @@ mod transfer;
 
 use record::{Journal, Record, State, Step};
 pub use recover::recover;
+pub use seal::key_folders;
 #[cfg(test)]
 pub(crate) use transfer::crash_after;
 pub use transfer::{Build, Transfer, crash_point, transfer};

@@ -1,0 +1,86 @@
+//! The hidden `sandbox-exec` subcommand: `agtool sandbox-exec <plan json> -- ARGV...` builds
+//! the sandbox of the [`Plan`](super::Plan) in this process and then executes ARGV in place
+//! (same pid, process group, descriptors and environment, plus `TMPDIR`). It runs before the
+//! command line is parsed, so it costs one exec of agtool and the layers' system calls.
+//!
+//! When a layer cannot be built the command is not run: one line on stderr starting with
+//! [`SETUP_FAILED_MARK`](super::SETUP_FAILED_MARK), exit status
+//! [`SETUP_FAILED`](super::SETUP_FAILED).
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use super::{Plan, SETUP_FAILED, SETUP_FAILED_MARK, mounts, probe, seccomp};
+
+/// Exit status when the command itself cannot be executed (as a shell reports it).
+const NOT_RUN: i32 = 127;
+
+fn refuse(what: &str) -> i32 {
+    eprintln!(
+        "{SETUP_FAILED_MARK}the sandbox cannot be built on this machine ({what}); the command \
+         was not run. Fix the machine (see `agtool sandbox check`), or set exec.sandbox = \
+         \"off\" to run commands unsandboxed"
+    );
+    SETUP_FAILED
+}
+
+/// Runs the helper on `args` (what follows the subcommand's name); returns an exit status
+/// only when the command could not be executed.
+pub fn run(args: &[OsString]) -> i32 {
+    let Some(json) = args.first().and_then(|a| a.to_str()) else {
+        return refuse("no plan was given");
+    };
+    let argv = match args.get(1) {
+        Some(sep) if sep == "--" => &args[2..],
+        _ => return refuse("the plan is not followed by --"),
+    };
+    let Some((program, rest)) = argv.split_first() else {
+        return refuse("no command was given");
+    };
+    let plan: Plan = match serde_json::from_str(json) {
+        Ok(p) => p,
+        Err(e) => return refuse(&format!("the plan does not parse: {e}")),
+    };
+    if let Err(e) = probe::require() {
+        return refuse(&e.0);
+    }
+    let abi = probe::landlock_abi();
+    // Built before anything is restricted, so a failure leaves nothing half done.
+    let filters = match seccomp::build(plan.network) {
+        Ok(f) => f,
+        Err(e) => return refuse(&format!("seccomp: {e}")),
+    };
+    let targets = mounts::scan(&plan);
+    let cwd = std::env::current_dir().ok();
+    if let Err(e) = mounts::enter(probe::is_root()) {
+        return refuse(&e.to_string());
+    }
+    if let Err(e) = mounts::apply(&plan, &targets) {
+        return refuse(&e.to_string());
+    }
+    // The working folder was entered before the mounts: enter it again by name, so that a
+    // folder now covered (a protected one made read-only) is seen through its new mount.
+    if let Some(cwd) = &cwd {
+        let _ = std::env::set_current_dir(cwd);
+    }
+    if let Err(e) = super::landlock::restrict(&plan, abi) {
+        return refuse(&e);
+    }
+    if let Err(e) = seccomp::install(&filters) {
+        return refuse(&e);
+    }
+    let mut cmd = Command::new(program);
+    cmd.args(rest);
+    if let Some(t) = &plan.tmpdir {
+        cmd.env("TMPDIR", t);
+    }
+    let err = cmd.exec();
+    let words: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into()).collect();
+    eprintln!(
+        "cannot run {}: {}",
+        program.to_string_lossy(),
+        crate::exec::spawn::describe_spawn(&words, cwd.as_deref(), &err)
+    );
+    NOT_RUN
+}

@@ -1,0 +1,271 @@
+//! The helper's mount layer (spec 08, "Mechanism"): a private mount namespace, made inside a
+//! new user namespace when agtool does not run as root, in which
+//! - every existing path with a `deny_read` name (under the write and read roots, whole
+//!   trees, and at the top of the home folder) and agtool's journal key folders are covered
+//!   by an empty read-only mount: a folder by an empty read-only tmpfs, anything else by a
+//!   read-only bind of `/dev/null` (what bubblewrap does for `--ro-bind /dev/null`);
+//! - every existing path with a protected name under the write roots becomes a read-only
+//!   bind mount of itself, unless it lies in an `exec.writable` folder;
+//! - in `read-only` mode the write roots themselves become read-only, and the `exec.writable`
+//!   folders inside them writable again.
+//!
+//! Landlock alone cannot do either: its rules only add rights, so a file inside a readable
+//! tree cannot be hidden, nor a folder inside a writable tree kept read-only. The mounts are
+//! private to the namespace (`MS_PRIVATE` on `/` first), so nothing leaks to the host; the
+//! command cannot undo them because seccomp refuses `mount`, `umount2` and the new mount API.
+//!
+//! Symlinks with a denied or protected name are not followed (covering one would cover its
+//! target, which may be anything): the target keeps its own name's rules.
+
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::Plan;
+
+/// Paths found by [`scan`].
+#[derive(Debug, Default)]
+pub struct Targets {
+    /// Existing paths with a `deny_read` name, and the key folders: covered by empty mounts.
+    pub hidden: Vec<PathBuf>,
+    /// Existing paths with a protected name under the write roots: made read-only.
+    pub read_only: Vec<PathBuf>,
+}
+
+fn same_name(a: &[u8], b: &str) -> bool {
+    a.eq_ignore_ascii_case(b.as_bytes())
+}
+
+/// Finds what the mounts must cover: walks the write roots, the read roots and the writable
+/// folders whole (without following symlinks, and not into what is covered anyway), and the
+/// top level of the home folder.
+pub fn scan(plan: &Plan) -> Targets {
+    let mut t = Targets::default();
+    for dir in &plan.hidden {
+        if dir.exists() {
+            t.hidden.push(dir.clone());
+        }
+    }
+    let mut trees: Vec<(&Path, bool)> = Vec::new();
+    for r in &plan.write_roots {
+        trees.push((r, plan.mode == super::Mode::WorkspaceWrite));
+    }
+    for r in plan.read_roots.iter().chain(&plan.writable) {
+        trees.push((r, false));
+    }
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for (tree, protect) in trees {
+        // A tree inside one already walked was covered by that walk.
+        if seen.iter().any(|s| tree.starts_with(s)) {
+            continue;
+        }
+        seen.push(tree.to_path_buf());
+        walk(plan, tree, protect, &mut t);
+    }
+    if let Some(home) = &plan.home {
+        if let Ok(entries) = std::fs::read_dir(home) {
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let is_link = e.file_type().map(|f| f.is_symlink()).unwrap_or(true);
+                if !is_link && plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
+                    t.hidden.push(e.path());
+                }
+            }
+        }
+    }
+    t.hidden.sort();
+    t.hidden.dedup();
+    t.read_only.sort();
+    t.read_only.dedup();
+    t
+}
+
+fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
+    let mut stack = vec![top.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_symlink() {
+                continue;
+            }
+            let name = e.file_name();
+            let name = name.as_bytes();
+            let path = e.path();
+            if plan.deny_read.iter().any(|d| same_name(name, d)) {
+                t.hidden.push(path);
+                continue;
+            }
+            if plan.protected.iter().any(|p| same_name(name, p)) {
+                if protect && !plan.writable.iter().any(|w| path.starts_with(w)) {
+                    t.read_only.push(path);
+                }
+                // What is under a protected name is read-only whole; its size (a repository's
+                // objects) is not walked.
+                continue;
+            }
+            if ft.is_dir() {
+                stack.push(path);
+            }
+        }
+    }
+}
+
+fn cstr(p: &Path) -> io::Result<CString> {
+    CString::new(p.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a path holds a NUL byte"))
+}
+
+fn check(rc: libc::c_int, what: impl FnOnce() -> String) -> io::Result<()> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        let e = io::Error::last_os_error();
+        Err(io::Error::new(e.kind(), format!("{}: {e}", what())))
+    }
+}
+
+fn mount(
+    src: Option<&Path>,
+    target: &Path,
+    fstype: Option<&str>,
+    flags: libc::c_ulong,
+    data: Option<&str>,
+) -> io::Result<()> {
+    let src_c = src.map(cstr).transpose()?;
+    let target_c = cstr(target)?;
+    let fs_c = fstype.map(|f| CString::new(f).unwrap_or_default());
+    let data_c = data.map(|d| CString::new(d).unwrap_or_default());
+    // SAFETY: every pointer is a live NUL-terminated string or null, as mount(2) expects.
+    let rc = unsafe {
+        libc::mount(
+            src_c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+            target_c.as_ptr(),
+            fs_c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+            flags,
+            data_c
+                .as_ref()
+                .map_or(std::ptr::null(), |c| c.as_ptr().cast()),
+        )
+    };
+    check(rc, || format!("mount on {}", target.display()))
+}
+
+/// The flags a remount must keep: inside a user namespace the kernel refuses a remount that
+/// would drop `nosuid`, `nodev`, `noexec` or the atime flags of a mount it locked.
+fn kept_flags(path: &Path) -> libc::c_ulong {
+    let Ok(c) = cstr(path) else { return 0 };
+    // SAFETY: statvfs fills the zeroed struct it is given.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: see above; `c` is a valid path string.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let f = st.f_flag;
+    let mut out = 0;
+    for (st_flag, ms_flag) in [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ] {
+        if f & st_flag != 0 {
+            out |= ms_flag;
+        }
+    }
+    out
+}
+
+/// Binds `src` on `target` and makes that mount read-only (or read-write: `rw`).
+fn bind(src: &Path, target: &Path, rw: bool) -> io::Result<()> {
+    mount(Some(src), target, None, libc::MS_BIND | libc::MS_REC, None)?;
+    let ro = if rw { 0 } else { libc::MS_RDONLY };
+    mount(
+        None,
+        target,
+        None,
+        libc::MS_BIND | libc::MS_REMOUNT | ro | kept_flags(target),
+        None,
+    )
+}
+
+/// Writes `text` to a `/proc/self` file (the user namespace's maps).
+fn write_proc(name: &str, text: &str) -> io::Result<()> {
+    std::fs::write(format!("/proc/self/{name}"), text)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot write /proc/self/{name}: {e}")))
+}
+
+/// Enters a private mount namespace: `unshare(CLONE_NEWNS)` as root, else a new user
+/// namespace too, mapping only this user and group (so files keep their owners), with
+/// `setgroups` denied. Then marks every mount private, so nothing done here reaches the host.
+pub fn enter(as_root: bool) -> io::Result<()> {
+    if as_root {
+        // SAFETY: unshare takes flags only.
+        check(unsafe { libc::unshare(libc::CLONE_NEWNS) }, || {
+            "cannot make a mount namespace (unshare CLONE_NEWNS)".into()
+        })?;
+    } else {
+        let uid = rustix::process::geteuid().as_raw();
+        let gid = rustix::process::getegid().as_raw();
+        // SAFETY: unshare takes flags only.
+        check(
+            unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) },
+            || {
+                "cannot make a user namespace (unshare CLONE_NEWUSER; are unprivileged user namespaces disabled?)".into()
+            },
+        )?;
+        write_proc("setgroups", "deny")?;
+        write_proc("uid_map", &format!("{uid} {uid} 1\n"))?;
+        write_proc("gid_map", &format!("{gid} {gid} 1\n"))?;
+    }
+    mount(
+        None,
+        Path::new("/"),
+        None,
+        libc::MS_REC | libc::MS_PRIVATE,
+        None,
+    )
+}
+
+/// Puts the mounts of `targets` in place (see the module text). Errors name the path.
+pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
+    if plan.mode == super::Mode::ReadOnly {
+        for root in &plan.write_roots {
+            bind(root, root, false)?;
+        }
+        for w in &plan.writable {
+            if plan.write_roots.iter().any(|r| w.starts_with(r)) {
+                bind(w, w, true)?;
+            }
+        }
+    }
+    for p in &targets.read_only {
+        bind(p, p, false)?;
+    }
+    for p in &targets.hidden {
+        let meta = match std::fs::symlink_metadata(p) {
+            Ok(m) => m,
+            Err(_) => continue, // gone since the scan: nothing to hide
+        };
+        if meta.file_type().is_symlink() {
+            continue;
+        }
+        if meta.is_dir() {
+            mount(
+                Some(Path::new("tmpfs")),
+                p,
+                Some("tmpfs"),
+                libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                Some("size=4k,nr_inodes=2,mode=0500"),
+            )?;
+        } else {
+            bind(Path::new("/dev/null"), p, false)?;
+        }
+    }
+    Ok(())
+}
