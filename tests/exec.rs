@@ -53,7 +53,8 @@ fn text_shape_and_exit_status() {
         .code(0)
         .stdout(
             predicate::str::is_match(
-                r"^Exit code: 5\nWall time: \d+\.\d seconds\nOutput:\nout\nerr\n$",
+                // A failed command's text ends with the sandbox's note (spec 08).
+                r"^Exit code: 5\nWall time: \d+\.\d seconds\nOutput:\nout\nerr\nNote: ran in the workspace-write sandbox [^\n]*\n$",
             )
             .unwrap(),
         );
@@ -271,7 +272,12 @@ fn a_command_killing_its_own_group_does_not_kill_agtool() {
         .args(["exec", "--", "sh", "-c", "echo before; kill 0; echo after"])
         .assert()
         .code(0)
-        .stdout(predicate::str::is_match(r"^Exit code: 143\n(.|\n)*Output:\nbefore\n$").unwrap());
+        .stdout(
+            predicate::str::is_match(
+                r"^Exit code: 143\n(.|\n)*Output:\nbefore\nNote: ran in [^\n]*\n$",
+            )
+            .unwrap(),
+        );
 }
 
 #[test]

@@ -291,15 +291,19 @@ fn calls_that_would_lift_the_sandbox_are_refused() {
     assert!(text.contains("unshare_m=1"), "{text}");
     assert!(!text.contains("chroot=0"), "{text}");
     if has("python3") {
-        let script = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n\
-            for name, call in [('mount', lambda: libc.mount(b'none', b'/mnt', b'tmpfs', 0, None)),\n\
-                               ('umount', lambda: libc.umount2(b'/proc', 2)),\n\
-                               ('ptrace', lambda: libc.ptrace(16, os.getppid(), 0, 0)),\n\
-                               ('chroot', lambda: libc.chroot(b'/')),\n\
-                               ('unshare', lambda: libc.unshare(0x10000000)),\n\
-                               ('setns', lambda: libc.setns(0, 0))]:\n\
-                rc = call(); print(name, rc, ctypes.get_errno())\n";
-        let (_, text) = s.exec(&["python3", "-c", script]);
+        let script = [
+            "import ctypes, os",
+            "libc = ctypes.CDLL(None, use_errno=True)",
+            "calls = [('mount', lambda: libc.mount(b'none', b'/mnt', b'tmpfs', 0, None)),",
+            "  ('umount', lambda: libc.umount2(b'/proc', 2)),",
+            "  ('ptrace', lambda: libc.ptrace(16, os.getppid(), 0, 0)),",
+            "  ('chroot', lambda: libc.chroot(b'/')),",
+            "  ('unshare', lambda: libc.unshare(0x10000000)),",
+            "  ('setns', lambda: libc.setns(0, 0))]",
+            "for name, call in calls: rc = call(); print(name, rc, ctypes.get_errno())",
+        ]
+        .join("\n");
+        let (_, text) = s.exec(&["python3", "-c", &script]);
         for name in ["mount", "umount", "ptrace", "chroot", "unshare", "setns"] {
             assert!(text.contains(&format!("{name} -1 1\n")), "{name}: {text}");
         }

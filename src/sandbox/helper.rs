@@ -3,18 +3,15 @@
 //! (same pid, process group, descriptors and environment, plus `TMPDIR`). It runs before the
 //! command line is parsed, so it costs one exec of agtool and the layers' system calls.
 //!
-//! When a layer cannot be built the command is not run: one line on stderr starting with
-//! [`SETUP_FAILED_MARK`](super::SETUP_FAILED_MARK), exit status
-//! [`SETUP_FAILED`](super::SETUP_FAILED).
+//! When a layer cannot be built, or the program cannot be executed, the command is not run:
+//! one line on stderr starting with [`SETUP_FAILED_MARK`](super::SETUP_FAILED_MARK), exit
+//! status [`SETUP_FAILED`](super::SETUP_FAILED), which the tool turns into its refusal.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 use super::{Plan, SETUP_FAILED, SETUP_FAILED_MARK, mounts, probe, seccomp};
-
-/// Exit status when the command itself cannot be executed (as a shell reports it).
-const NOT_RUN: i32 = 127;
 
 fn refuse(what: &str) -> i32 {
     eprintln!(
@@ -77,10 +74,12 @@ pub fn run(args: &[OsString]) -> i32 {
     }
     let err = cmd.exec();
     let words: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into()).collect();
+    // Marked like a set-up failure, so the tool refuses with these words, as it would had it
+    // started the program itself.
     eprintln!(
-        "cannot run {}: {}",
+        "{SETUP_FAILED_MARK}cannot run {}: {}",
         program.to_string_lossy(),
         crate::exec::spawn::describe_spawn(&words, cwd.as_deref(), &err)
     );
-    NOT_RUN
+    SETUP_FAILED
 }

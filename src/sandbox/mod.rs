@@ -253,22 +253,22 @@ impl Prepared {
     }
 
     /// The text of a command's result with the `Note:` line added when it exited non-zero or
-    /// was killed by a signal (spec 08), or the helper's refusal when the sandbox could not be
-    /// built (`Err`: the sentence, for an `Error: `).
-    pub fn finish(&self, exit_code: i32, text: String) -> Result<String, String> {
+    /// was killed by a signal (spec 08; not after its timeout), or the helper's refusal when
+    /// the sandbox could not be built or the program not executed (`Err`: the sentence, for
+    /// an `Error: `).
+    pub fn finish(&self, exit_code: i32, timed_out: bool, text: String) -> Result<String, String> {
         let Some(note) = &self.note else {
             return Ok(text);
         };
+        let mark = format!("Output:\n{SETUP_FAILED_MARK}");
         if exit_code == SETUP_FAILED
-            && let Some(at) = text.find(SETUP_FAILED_MARK)
+            && let Some(at) = text.find(&mark)
         {
-            let line = text[at + SETUP_FAILED_MARK.len()..]
-                .lines()
-                .next()
-                .unwrap_or("");
+            let line = text[at + mark.len()..].lines().next().unwrap_or("");
             return Err(line.to_string());
         }
-        if exit_code == 0 {
+        // A timeout is the caller's limit, not the sandbox's doing.
+        if exit_code == 0 || timed_out {
             return Ok(text);
         }
         let mut text = text;
@@ -290,6 +290,9 @@ pub fn check_program(argv: &[String], workdir: &Path) -> Result<(), String> {
     let Some(argv0) = argv.first() else {
         return Ok(());
     };
+    if argv.iter().any(|a| a.contains('\0')) {
+        return Err("an argument holds a NUL byte".into());
+    }
     let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     };

@@ -143,7 +143,7 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
             },
         })?;
         let text = sandbox
-            .finish(outcome.exit_code, outcome.to_text())
+            .finish(outcome.exit_code, outcome.timed_out, outcome.to_text())
             .map_err(ToolError::refused)?;
         Ok(Output::text(text)
             .with("exit_code", outcome.exit_code)

@@ -112,7 +112,9 @@ For a command that simply runs to completion, exec is simpler.",
             session::SessionStatus::Running { .. } => 0,
         };
         let mut out = reply.into_output();
-        out.text = sandbox.finish(exit, out.text).map_err(ToolError::refused)?;
+        out.text = sandbox
+            .finish(exit, false, out.text)
+            .map_err(ToolError::refused)?;
         Ok(out)
     }
 }
