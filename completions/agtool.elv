@@ -56,6 +56,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
+            cand sandbox 'Say what this machine enforces of the exec sandbox'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -731,6 +732,46 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;sessions;help;help'= {
         }
+        &'agtool;sandbox'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand check 'Print the Landlock ABI, seccomp and namespaces; exit 1 when workspace-write cannot be enforced'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;sandbox;check'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;sandbox;help'= {
+            cand check 'Print the Landlock ABI, seccomp and namespaces; exit 1 when workspace-write cannot be enforced'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;sandbox;help;check'= {
+        }
+        &'agtool;sandbox;help;help'= {
+        }
         &'agtool;completions'= {
             cand --write 'Write every shell''s file into DIR instead (the repository''s completions/)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
@@ -819,6 +860,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
+            cand sandbox 'Say what this machine enforces of the exec sandbox'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -903,6 +945,11 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;sessions;kill'= {
         }
         &'agtool;help;sessions;stop-server'= {
+        }
+        &'agtool;help;sandbox'= {
+            cand check 'Print the Landlock ABI, seccomp and namespaces; exit 1 when workspace-write cannot be enforced'
+        }
+        &'agtool;help;sandbox;check'= {
         }
         &'agtool;help;completions'= {
         }

@@ -49,6 +49,13 @@ pub fn run(args: &[OsString]) -> i32 {
         Err(e) => return refuse(&format!("seccomp: {e}")),
     };
     let targets = mounts::scan(&plan);
+    if targets.cut_short {
+        eprintln!(
+            "agtool sandbox: note: stopped looking for deny_read and protected names after {} \
+             entries; deeper ones are not hidden from this command",
+            mounts::SCAN_BUDGET
+        );
+    }
     let cwd = std::env::current_dir().ok();
     if let Err(e) = mounts::enter(probe::is_root()) {
         return refuse(&e.to_string());

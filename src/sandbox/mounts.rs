@@ -24,9 +24,18 @@ use std::path::{Path, PathBuf};
 
 use super::Plan;
 
+/// How many entries [`scan`] looks at, at most: a write root of `/` or a huge tree must not
+/// make every command wait for a walk of the whole disk. Past it the scan stops and
+/// [`Targets::cut_short`] is set; the helper says so on stderr.
+pub const SCAN_BUDGET: usize = 100_000;
+
 /// Paths found by [`scan`].
 #[derive(Debug, Default)]
 pub struct Targets {
+    /// The scan stopped at [`SCAN_BUDGET`] entries: names deeper in the trees were not seen.
+    pub cut_short: bool,
+    /// Entries looked at.
+    pub seen: usize,
     /// Existing paths with a `deny_read` name, and the key folders: covered by empty mounts.
     pub hidden: Vec<PathBuf>,
     /// Existing paths with a protected name under the write roots: made read-only.
@@ -82,12 +91,19 @@ pub fn scan(plan: &Plan) -> Targets {
 }
 
 fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
-    let mut stack = vec![top.to_path_buf()];
-    while let Some(dir) = stack.pop() {
+    // Breadth first, so that a cut-short scan has seen the shallow names, where secrets and
+    // repositories usually are.
+    let mut queue = std::collections::VecDeque::from([top.to_path_buf()]);
+    while let Some(dir) = queue.pop_front() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for e in entries.flatten() {
+            t.seen += 1;
+            if t.seen > SCAN_BUDGET {
+                t.cut_short = true;
+                return;
+            }
             let Ok(ft) = e.file_type() else { continue };
             if ft.is_symlink() {
                 continue;
@@ -108,7 +124,7 @@ fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
                 continue;
             }
             if ft.is_dir() {
-                stack.push(path);
+                queue.push_back(path);
             }
         }
     }
