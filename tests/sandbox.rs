@@ -559,3 +559,61 @@ fn sandbox_check_reports_this_machine() {
     // CI machines are expected to enforce it (issue 16).
     assert_eq!(o.status.code(), Some(0), "{text}");
 }
+
+#[test]
+fn the_sandbox_holds_for_a_user_other_than_root() {
+    // Not root, the helper makes a user namespace for its mounts: run agtool as `nobody`.
+    if !rustix_is_root() || !has("setpriv") {
+        netns::skip("non-root sandbox test: needs root and setpriv to become nobody");
+        return;
+    }
+    let s = Sandboxed::new();
+    let chown = StdCommand::new("chown")
+        .args(["-R", "65534:65534"])
+        .arg(s.root.parent().unwrap())
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    let out = s.outside.display().to_string();
+    let home = s.home.display().to_string();
+    let o = StdCommand::new("setpriv")
+        .args(["--reuid", "65534", "--regid", "65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_agtool"))
+        .args(["exec", "--", "sh", "-c"])
+        .arg(format!(
+            "id -u; cat .ssh/id_rsa {home}/.ssh/id_rsa; echo x > {out}/keep; echo x >> .git/config; \
+             unshare -r true; echo unshare=$?; echo fine > mine.txt; exit 1"
+        ))
+        .current_dir(&s.root)
+        .env("HOME", &s.home)
+        .env("XDG_CONFIG_HOME", s.home.join(".config"))
+        .env("AGTOOL_GROUPS", "files,exec")
+        .env_remove("AGTOOL_CONFIG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("Output:\n65534\n"),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    no_secret(&text);
+    assert!(text.contains("unshare=1"), "{text}");
+    assert!(
+        text.contains("Note: ran in the workspace-write sandbox"),
+        "{text}"
+    );
+    s.outside_untouched();
+    s.protected_untouched();
+    assert_eq!(
+        std::fs::read_to_string(s.root.join("mine.txt")).unwrap(),
+        "fine\n"
+    );
+}
+
+fn rustix_is_root() -> bool {
+    StdCommand::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n")
+}

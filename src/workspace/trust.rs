@@ -408,6 +408,27 @@ mod tests {
     }
 
     #[test]
+    fn an_untrusted_workspace_cannot_weaken_the_exec_sandbox() {
+        let mut ws = parsed("[exec]\nsandbox = \"off\"\nnetwork = true\nwritable = [\"/etc\"]\n");
+        let taken = restrain(&mut ws, &Config::default());
+        assert_eq!(taken, ["exec.sandbox", "exec.network", "exec.writable"]);
+        let exec = ws.exec.unwrap();
+        assert_eq!(
+            (exec.sandbox, exec.network, exec.writable),
+            (None, None, None)
+        );
+        // Stricter than the user's: kept. The user's own weaker mode is the base.
+        let mut ws = parsed("[exec]\nsandbox = \"read-only\"\nnetwork = false\n");
+        assert!(restrain(&mut ws, &Config::default()).is_empty());
+        let user = parsed("[exec]\nsandbox = \"off\"\nnetwork = true\n");
+        let mut ws = parsed("[exec]\nsandbox = \"workspace-write\"\nnetwork = true\n");
+        assert!(restrain(&mut ws, &user).is_empty());
+        let mut ws = parsed("[exec]\nsandbox = \"off\"\n");
+        let user = parsed("[exec]\nsandbox = \"read-only\"\n");
+        assert_eq!(restrain(&mut ws, &user), ["exec.sandbox"]);
+    }
+
+    #[test]
     fn trusted_workspaces_match_the_root() {
         let t = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(t.path()).unwrap();
