@@ -344,6 +344,13 @@ pub fn plan_for(ctx: &Ctx, settings: &Settings, tmpdir: Option<&Path>) -> Plan {
     }
 }
 
+/// The `Note:` line for a failed command in `ctx` (write_stdin, which reports a session's
+/// exit): None when the sandbox is off or its settings are invalid.
+pub fn note_for(ctx: &Ctx) -> Option<String> {
+    let settings = Settings::from_ctx(ctx).ok()?;
+    (settings.mode != Mode::Off).then(|| note(ctx, &settings))
+}
+
 /// The `Note:` line after a failed command (spec 08): the mode, what it allows, the keys.
 fn note(ctx: &Ctx, settings: &Settings) -> String {
     let mut writes: Vec<String> = Vec::new();

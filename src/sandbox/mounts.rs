@@ -72,14 +72,14 @@ pub fn scan(plan: &Plan) -> Targets {
         seen.push(tree.to_path_buf());
         walk(plan, tree, protect, &mut t);
     }
-    if let Some(home) = &plan.home {
-        if let Ok(entries) = std::fs::read_dir(home) {
-            for e in entries.flatten() {
-                let name = e.file_name();
-                let is_link = e.file_type().map(|f| f.is_symlink()).unwrap_or(true);
-                if !is_link && plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
-                    t.hidden.push(e.path());
-                }
+    if let Some(home) = &plan.home
+        && let Ok(entries) = std::fs::read_dir(home)
+    {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let is_link = e.file_type().map(|f| f.is_symlink()).unwrap_or(true);
+            if !is_link && plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
+                t.hidden.push(e.path());
             }
         }
     }

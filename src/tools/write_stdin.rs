@@ -76,6 +76,20 @@ and either the session id (still running) or the exit code (then the session is 
             // No state folder: no session was ever started here. Do not start a server.
             return Err(SessionError::NoSession(args.session_id).into());
         }
-        Ok(session::client::write_stdin(&state_dir, &req)?.into_output())
+        let reply = session::client::write_stdin(&state_dir, &req)?;
+        // A session that ended in failure gets the sandbox's note (spec 08), as exec's do.
+        let failed = matches!(
+            reply.status,
+            session::SessionStatus::Exited { exit_code } if exit_code != 0
+        );
+        let mut out = reply.into_output();
+        if failed && let Some(note) = crate::sandbox::note_for(ctx) {
+            if !out.text.ends_with('\n') {
+                out.text.push('\n');
+            }
+            out.text.push_str(&note);
+            out.text.push('\n');
+        }
+        Ok(out)
     }
 }
