@@ -261,6 +261,10 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
         }
     }
     for p in &targets.read_only {
+        // Gone since the scan (renamed or removed by another command): nothing to protect.
+        if std::fs::symlink_metadata(p).is_err() {
+            continue;
+        }
         bind(p, p, false)?;
     }
     for p in &targets.hidden {
