@@ -147,7 +147,11 @@ impl Ctx {
             .root
             .clone()
             .or_else(|| std::env::var_os("AGTOOL_ROOT").map(PathBuf::from));
-        let root = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        let found = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        for w in &found.warnings {
+            eprintln!("{w}");
+        }
+        let root = found.root;
         let explicit_config = settings
             .config
             .clone()
