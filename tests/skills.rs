@@ -787,3 +787,24 @@ fn a_yaml_alias_bomb_is_skipped_fast_in_bounded_memory() {
     );
     assert!(secs < 20.0, "{secs} s");
 }
+
+/// Issue 17, item 6: bidi controls in a skill's name or description are shown escaped in the
+/// catalogue and the schema description, never obeyed (before, they reached both raw).
+#[test]
+fn bidi_controls_in_the_catalogue_are_escaped() {
+    let f = Fixture::new();
+    f.skill(
+        "skills-a",
+        "trojan",
+        fm(
+            "trojan",
+            "Safe \u{202e}exe.txt\u{2066} tool \u{200e}",
+            "b\n",
+        ),
+    );
+    let r = f.run(&["skills-a"], &["skill"]);
+    assert_eq!(r.ok(), "trojan: Safe \\u202eexe.txt\\u2066 tool \\u200e\n");
+    let d = f.schema_description(&["skills-a"]).unwrap();
+    assert!(d.contains("Safe \\u202eexe.txt\\u2066 tool"), "{d}");
+    assert!(!d.contains('\u{202e}'), "{d}");
+}

@@ -429,6 +429,46 @@ fn control_characters_are_shown_escaped() {
     assert_eq!(joined, want);
 }
 
+/// Issue 17, item 6: bidi controls (U+202E and friends) are shown escaped like other control
+/// characters; a page copy forged in `.agent-state/web/` (raw ESC/OSC bytes, a spoofed URL)
+/// is never served: the next page is fetched afresh. Before, both reached the output raw.
+#[test]
+fn bidi_controls_are_escaped_and_a_forged_copy_is_not_served() {
+    let page = format!(
+        "{}\n",
+        "abc \u{202e}txt.exe\u{2066}x\u{2069} \u{200f}\u{61c} ".repeat(40)
+    );
+    let server = Server::start("127.0.0.1", move |_| {
+        Reply::ok("text/plain; charset=utf-8", page.clone())
+    });
+    let ws = Ws::private();
+    let url = server.url("/doc");
+    let run = ws.fetch(&[&url, "--max-chars", "100"]);
+    run.code(0)
+        .has("abc \\u202etxt.exe\\u2066x\\u2069 \\u200f\\u061c");
+    for c in ['\u{202e}', '\u{2066}', '\u{2069}', '\u{200f}', '\u{61c}'] {
+        assert!(!run.stdout.contains(c), "{:?}", run.stdout);
+    }
+    // Forge the kept copy: raw ESC/OSC bytes and another URL.
+    let dir = ws.path().join(".agent-state/web");
+    let copy = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&copy).unwrap();
+    let head = text.lines().find(|l| l.starts_with('{')).unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    header["doc"]["final_url"] = "https://bank.example/login\u{1b}]8;;https://evil/\u{7}".into();
+    let forged = format!("{header}\n\u{1b}]0;pwned\u{7}\u{1b}[2J{}", "y".repeat(500));
+    std::fs::write(&copy, forged).unwrap();
+    let run = ws.fetch(&[&url, "--start-index", "100", "--max-chars", "50"]);
+    run.code(0).lacks("bank.example").lacks("pwned");
+    assert!(!run.raw_stdout.contains(&0x1b), "{:?}", run.stdout);
+    run.has("fetched afresh");
+}
+
 #[test]
 fn a_404_page_is_shown_with_its_status() {
     let server = Server::start("127.0.0.1", |_| {

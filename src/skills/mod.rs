@@ -97,7 +97,8 @@ pub const MAX_DESCRIPTION_CHARS: usize = 8_000;
 impl Catalogue {
     /// The catalogue as `skill` with no name prints it: one `<name>: <description>` line per
     /// skill, then a `(skipped: <path>: <reason>)` or `(shadowed: <path>: <reason>)` line per
-    /// issue. `show` turns a path into the text printed for it.
+    /// issue, control and bidi characters escaped ([`crate::text::controls`]). `show` turns a
+    /// path into the text printed for it.
     pub fn text(&self, show: &dyn Fn(&Path) -> String) -> String {
         let mut out = String::new();
         for s in &self.skills {
@@ -110,7 +111,9 @@ impl Catalogue {
             };
             out.push_str(&format!("({kind}: {}: {})\n", show(&i.path), i.reason));
         }
-        out
+        // Names, descriptions and paths come from the skill folders: bidi controls (and any
+        // control character left) are shown escaped, never obeyed.
+        crate::text::controls::escape_controls(out)
     }
 
     /// A tool description: `intro`, then as many catalogue lines as fit in
@@ -124,7 +127,8 @@ impl Catalogue {
         let mut used = out.chars().count();
         let mut shown = 0;
         for s in &self.skills {
-            let line = format!("{}: {}\n", s.name, s.description);
+            let line =
+                crate::text::controls::escape_controls(format!("{}: {}\n", s.name, s.description));
             let len = line.chars().count();
             if used + len > budget {
                 break;

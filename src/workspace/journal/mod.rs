@@ -122,6 +122,7 @@ mod transfer;
 
 use record::{Journal, Record, State, Step};
 pub use recover::recover;
+pub(crate) use seal::{is_sealed_for, seal_for};
 #[cfg(test)]
 pub(crate) use transfer::crash_after;
 pub use transfer::{Build, Transfer, crash_point, transfer};
