@@ -187,3 +187,95 @@ fn the_key_is_never_kept_inside_the_workspace() {
     assert_eq!(ws.read("a.txt"), b"A\n");
     assert!(!ws.path(".local").exists() && !ws.path(".state").exists());
 }
+
+/// Issue 17, item 3: a sealed journal copied while an apply-patch that creates files ran, put
+/// back after the patch was recovered and then completed (its state byte set to `C`, or left
+/// as captured), must not make the next read-only call delete the files the patch created
+/// and the user edited since. Before the fix the state byte was not sealed and nothing made
+/// a journal usable once: 3 of 3 created files were deleted.
+#[test]
+fn a_journal_copy_put_back_after_its_patch_completed_is_obeyed_in_nothing() {
+    let ws = Ws::new();
+    let big = "x".repeat(4 << 20);
+    let mut body = String::from("*** Begin Patch\n");
+    for n in ["a", "b", "c"] {
+        ws.write(&format!("{n}.txt"), format!("old\n{big}\n"));
+        body.push_str(&format!("*** Update File: {n}.txt\n@@\n-old\n+new\n"));
+        body.push_str(&format!("*** Add File: new-{n}.txt\n+made by the patch\n"));
+    }
+    body.push_str("*** End Patch\n");
+    ws.write("p.patch", &body);
+    let jdir = ws.path(".agent-state/journal");
+    let mut captured = None;
+    for _ in 0..40 {
+        let mut child = ws
+            .std_cmd_in(&ws.root)
+            .args(["--no-freshness", "apply-patch", "--input", "p.patch"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while captured.is_none() && started.elapsed() < std::time::Duration::from_secs(5) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            captured = std::fs::read_dir(&jdir).ok().and_then(|rd| {
+                rd.flatten().find_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let bytes = std::fs::read(e.path()).ok()?;
+                    let whole = bytes.ends_with(b"\n") && bytes.len() > 100;
+                    let adds = String::from_utf8_lossy(&bytes).contains("new-a.txt");
+                    (name.ends_with(".j") && whole && adds).then_some((name, bytes))
+                })
+            });
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        if captured.is_some() {
+            break;
+        }
+        for n in ["a", "b", "c"] {
+            ws.write(&format!("{n}.txt"), format!("old\n{big}\n"));
+            let _ = std::fs::remove_file(ws.path(&format!("new-{n}.txt")));
+        }
+    }
+    let Some((name, bytes)) = captured else {
+        eprintln!("SKIP no journal was seen while the patch ran");
+        return;
+    };
+    // The killed patch is recovered, then run to completion, then the user edits its files.
+    let out = ws.run(&["state", "recover"]);
+    assert_eq!(out.code, 0, "{}{}", out.out, out.err);
+    for n in ["a", "b", "c"] {
+        ws.write(&format!("{n}.txt"), format!("old\n{big}\n"));
+        let _ = std::fs::remove_file(ws.path(&format!("new-{n}.txt")));
+    }
+    let out = ws.run(&["--no-freshness", "apply-patch", "--input", "p.patch"]);
+    assert_eq!(out.code, 0, "{}{}", out.out, out.err);
+    for n in ["a", "b", "c"] {
+        ws.write(&format!("new-{n}.txt"), "edited by the user later\n");
+    }
+    for state in [None, Some(b'C'), Some(b'P'), Some(b'D')] {
+        let mut text = bytes.clone();
+        if let Some(s) = state {
+            text[23] = s;
+        }
+        std::fs::write(jdir.join(&name), &text).unwrap();
+        let out = ws.run(&["read-file", "a.txt", "--limit", "1"]);
+        assert_eq!(out.code, 0, "{}{}", out.out, out.err);
+        assert!(
+            out.out.contains("nothing it names was touched"),
+            "{}",
+            out.out
+        );
+        for n in ["a", "b", "c"] {
+            assert_eq!(
+                ws.read(&format!("new-{n}.txt")),
+                b"edited by the user later\n",
+                "state {state:?}"
+            );
+            assert_eq!(&ws.read(&format!("{n}.txt"))[..4], b"new\n");
+        }
+        let _ = std::fs::remove_file(jdir.join(&name));
+    }
+}

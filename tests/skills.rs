@@ -666,3 +666,145 @@ fn a_skills_folder_leading_to_root_or_a_shared_folder_is_not_used() {
         assert!(r.out.contains("it is not used"), "{dir}: {r:?}");
     }
 }
+
+/// 518 bytes of front matter whose nested aliases stand for 9^9 scalars ("billion laughs").
+fn alias_bomb() -> String {
+    let mut s = String::from("---\nname: bomb\ndescription: boom\n");
+    s.push_str("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    for (name, prev) in [
+        ("b", "a"),
+        ("c", "b"),
+        ("d", "c"),
+        ("e", "d"),
+        ("f", "e"),
+        ("g", "f"),
+        ("h", "g"),
+        ("i", "h"),
+    ] {
+        let refs = vec![format!("*{prev}"); 9].join(",");
+        s.push_str(&format!("{name}: &{name} [{refs}]\n"));
+    }
+    s.push_str("---\nBody.\n");
+    s
+}
+
+/// `agtool ARGS` under a 2 GiB address-space limit (setrlimit in the child), with `stdin`,
+/// killed after 60 s: (exit status, stdout, seconds taken).
+fn run_bounded(f: &Fixture, args: &[&str], stdin: &[u8]) -> (Option<i32>, String, f64) {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let mut c = f.ws.std_cmd_in(&f.ws.root);
+    c.arg("--skills-dir").arg(f.dir("skills-a")).args(args);
+    c.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing allocates between fork and exec.
+    unsafe {
+        c.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 2 << 30,
+                rlim_max: 2 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let started = std::time::Instant::now();
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin).unwrap();
+    drop(input);
+    let mut out = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut s);
+        s
+    });
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    (
+        status,
+        reader.join().unwrap(),
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+/// Issue 17, item 1: a SKILL.md whose front matter is a YAML alias bomb is skipped with the
+/// reason, fast and in bounded memory, by `skill`, `schema` and `mcp` start-up (before the
+/// fix all three built the expanded tree: 14.8 GB, or "memory allocation failed" under a
+/// limit).
+#[test]
+fn a_yaml_alias_bomb_is_skipped_fast_in_bounded_memory() {
+    let f = Fixture::new();
+    let bomb = alias_bomb();
+    assert!(bomb.len() < 600, "{}", bomb.len());
+    f.skill("skills-a", "bomb", &bomb).skill(
+        "skills-a",
+        "good",
+        fm("good", "A usable skill", "b\n"),
+    );
+    let (code, out, secs) = run_bounded(&f, &["skill"], b"");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("good: A usable skill"), "{out}");
+    assert!(
+        out.contains("bomb/SKILL.md: its front matter's") && out.contains("alias"),
+        "{out}"
+    );
+    assert!(secs < 20.0, "{secs} s");
+    let (code, out, secs) = run_bounded(&f, &["--groups", "skill", "schema"], b"");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("good: A usable skill"), "{out}");
+    assert!(secs < 20.0, "{secs} s");
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "bomb-test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ];
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let (code, out, secs) = run_bounded(&f, &["--groups", "skill", "mcp"], input.as_bytes());
+    assert_eq!(code, Some(0), "{out}");
+    let listed = out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no tools/list answer: {out}"));
+    assert!(
+        listed.to_string().contains("good: A usable skill"),
+        "{listed}"
+    );
+    assert!(secs < 20.0, "{secs} s");
+}
+
+/// Issue 17, item 6: bidi controls in a skill's name or description are shown escaped in the
+/// catalogue and the schema description, never obeyed (before, they reached both raw).
+#[test]
+fn bidi_controls_in_the_catalogue_are_escaped() {
+    let f = Fixture::new();
+    f.skill(
+        "skills-a",
+        "trojan",
+        fm(
+            "trojan",
+            "Safe \u{202e}exe.txt\u{2066} tool \u{200e}",
+            "b\n",
+        ),
+    );
+    let r = f.run(&["skills-a"], &["skill"]);
+    assert_eq!(r.ok(), "trojan: Safe \\u202eexe.txt\\u2066 tool \\u200e\n");
+    let d = f.schema_description(&["skills-a"]).unwrap();
+    assert!(d.contains("Safe \\u202eexe.txt\\u2066 tool"), "{d}");
+    assert!(!d.contains('\u{202e}'), "{d}");
+}

@@ -146,7 +146,6 @@ fn state_reset_works_on_a_corrupt_database() {
     ws.write(".agent-state/state.db", vec![0xA5u8; 8192]);
     let run = ws.run(&["state", "reset"]);
     assert!(run.ok().starts_with("State reset"), "{run:?}");
-    assert!(run.out.contains("freshness records were reset"), "{run:?}");
     ws.run(&["state", "show"]).ok();
 }
 
@@ -229,4 +228,113 @@ fn chown_all(dir: &Path, uid: u32) {
             chown_all(&e.path(), uid);
         }
     }
+}
+
+/// Runs `python3 -c SCRIPT DB` (the standard library's sqlite3) on the workspace's database.
+fn sqlite(ws: &Ws, script: &str) {
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(ws.path(".agent-state/state.db"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The read-then-edit a model makes, which needs a working freshness table.
+fn read_then_edit(ws: &Ws, old: &str, new: &str) -> (Run, Run) {
+    let read = ws.run(&["read-file", "a.txt"]);
+    let edit = ws.run(&["edit-file", "a.txt", "--old", old, "--new", new]);
+    (read, edit)
+}
+
+/// Issue 17, item 6: a database of another schema (tables agtool does not know, or a newer
+/// user_version) no longer blocks edits: it is moved aside and a fresh one started, said
+/// once. Before, every read said "the tag was not recorded" and every edit was refused.
+#[test]
+fn a_database_of_another_schema_is_moved_aside() {
+    for script in [
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+         c.execute('CREATE TABLE freshness (x)'); c.execute('PRAGMA user_version=1'); c.commit()",
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+         c.execute('CREATE TABLE other (x)'); c.execute('PRAGMA user_version=7'); c.commit()",
+    ] {
+        let ws = setup();
+        ws.mkdir(".agent-state");
+        sqlite(&ws, script);
+        let (read, edit) = read_then_edit(&ws, "one", "two");
+        assert!(!read.ok().contains("not recorded"), "{read:?}");
+        assert!(
+            read.out.contains("freshness records were reset"),
+            "{read:?}"
+        );
+        assert!(edit.ok().contains("a.txt"), "{edit:?}");
+        assert_eq!(ws.read("a.txt"), b"two\n");
+    }
+}
+
+/// A damaged page deep in the database (the freshness table's index), which the open does
+/// not read, is found by the first write into it: the database is moved aside, a fresh one
+/// started, and the call goes on. Before, every read said the tag was not recorded and
+/// every edit was refused until the file was removed by hand.
+#[test]
+fn a_damaged_index_page_is_replaced_when_met() {
+    let ws = setup();
+    ws.run(&["read-file", "a.txt"]).ok();
+    // Overwrite the index's root page with garbage.
+    sqlite(
+        &ws,
+        "import sqlite3,sys\n\
+         c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)')\n\
+         ps=c.execute('PRAGMA page_size').fetchone()[0]\n\
+         pg=c.execute(\"SELECT rootpage FROM sqlite_master WHERE name='sqlite_autoindex_freshness_1'\").fetchone()[0]\n\
+         c.close()\n\
+         f=open(sys.argv[1],'r+b'); f.seek((pg-1)*ps); f.write(bytes([0xA5])*ps); f.close()",
+    );
+    let (read, edit) = read_then_edit(&ws, "one", "two");
+    assert!(!read.ok().contains("not recorded"), "{read:?}");
+    assert!(edit.ok().contains("a.txt"), "{edit:?}");
+    assert_eq!(ws.read("a.txt"), b"two\n");
+}
+
+/// `state reset` always works: on a symlinked database (the link is removed, never
+/// followed), on another schema, on garbage; afterwards reads and edits work again.
+#[test]
+fn state_reset_works_whatever_the_database_is() {
+    let ws = setup();
+    let outside = ws.base.join("outside");
+    ws.mkdir(".agent-state");
+    std::fs::write(outside.join("victim.db"), "keep me\n").unwrap();
+    ws.symlink(outside.join("victim.db"), ".agent-state/state.db");
+    let (read, edit) = read_then_edit(&ws, "one", "two");
+    assert!(read.out.contains("state.db is a symlink"), "{read:?}");
+    assert_eq!(edit.code, 1, "{edit:?}");
+    assert!(edit.out.contains("state.db is a symlink"), "{edit:?}");
+    let reset = ws.run(&["state", "reset"]);
+    assert!(reset.ok().starts_with("State reset"), "{reset:?}");
+    assert!(
+        reset.out.contains("removed the symlink state.db"),
+        "{reset:?}"
+    );
+    assert_eq!(
+        std::fs::read(outside.join("victim.db")).unwrap(),
+        b"keep me\n"
+    );
+    let (_, edit) = read_then_edit(&ws, "one", "two");
+    edit.ok();
+    assert_eq!(ws.read("a.txt"), b"two\n");
+    std::fs::remove_file(ws.path(".agent-state/state.db")).unwrap();
+    let _ = std::fs::remove_file(ws.path(".agent-state/state.db-wal"));
+    let _ = std::fs::remove_file(ws.path(".agent-state/state.db-shm"));
+    sqlite(
+        &ws,
+        "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+         c.execute('CREATE TABLE kv (a)'); c.execute('PRAGMA user_version=1'); c.commit()",
+    );
+    let reset = ws.run(&["state", "reset"]);
+    assert!(reset.ok().starts_with("State reset"), "{reset:?}");
+    ws.run(&["state", "show"]).ok();
 }

@@ -163,3 +163,32 @@ fn narrowing_keys_apply_untrusted() {
     run.code(1);
     assert!(run.err.contains("ignoring deny_read"), "{run:?}");
 }
+
+/// Issue 17, item 6: keys that weaken a safeguard without widening access are obeyed from an
+/// untrusted workspace config no more than widening ones: `freshness = false` (an edit
+/// without a read), `syntax_check = false` (an edit that breaks the JSON) and a longer
+/// `exec.timeout_ms` are ignored with the warning. Before, all three were obeyed.
+#[test]
+fn an_untrusted_workspace_cannot_weaken_a_safeguard() {
+    let ws = Ws::new();
+    ws.write("a.txt", "a\n").write("c.json", "{\"k\": 1}\n");
+    ws.write(
+        ".agent-state/config.toml",
+        "freshness = false\nsyntax_check = false\n[exec]\ntimeout_ms = 600000\n",
+    );
+    let run = ws.run(&["edit-file", "a.txt", "--old", "a", "--new", "b"]);
+    run.code(1);
+    assert!(run.out.contains("before editing"), "{run:?}");
+    assert!(
+        run.err.contains("freshness")
+            && run.err.contains("syntax_check")
+            && run.err.contains("exec.timeout_ms"),
+        "{run:?}"
+    );
+    ws.run(&["read-file", "c.json"]).ok();
+    let run = ws.run(&["edit-file", "c.json", "--old", "1}", "--new", "1"]);
+    run.code(1);
+    assert_eq!(ws.read("c.json"), b"{\"k\": 1}\n");
+    let run = ws.run(&["exec", "--", "sleep", "12"]);
+    assert!(run.out.contains("timed out") || run.code == 124, "{run:?}");
+}

@@ -173,6 +173,45 @@ fn the_gzip_bomb_generator_makes_valid_gzip() {
     assert_eq!(out, vec![b'a'; len]);
 }
 
+/// Issue 17, item 6: `web.max_body_bytes` from an untrusted workspace config does not raise
+/// the cap (a 1 GiB gzip bomb used 1,039 MB before), and `u64::MAX` from the host's own
+/// config is clamped instead of wrapping an internal `+ 1` (every body came back empty, or a
+/// debug build panicked).
+#[test]
+fn the_body_cap_cannot_be_raised_by_a_workspace_and_never_wraps() {
+    let bomb = Arc::new(gzip_of_as(1 << 30, 0x0f98_b5af));
+    let server = Server::start("127.0.0.1", move |r| match r.path.as_str() {
+        "/bomb" => Reply::ok("text/plain", bomb.to_vec()).with_header("Content-Encoding", "gzip"),
+        _ => Reply::ok("text/plain", "small page\n"),
+    });
+    let ws = Ws::private();
+    std::fs::create_dir_all(ws.path().join(".agent-state")).unwrap();
+    std::fs::write(
+        ws.path().join(".agent-state/config.toml"),
+        "[web]\nmax_body_bytes = 1073741824\n",
+    )
+    .unwrap();
+    let run = ws.agtool_measured(&[
+        "--json",
+        "web-fetch",
+        &server.url("/bomb"),
+        "--max-chars",
+        "100",
+    ]);
+    run.code(0);
+    assert!(run.stderr.contains("web.max_body_bytes"), "{}", run.stderr);
+    assert_eq!(json(&run)["total_chars"], 5 * MIB);
+    assert!(run.max_rss < 64 * MIB, "peak RSS {} MiB", run.max_rss / MIB);
+    // The host's own config may raise it, but never past the ceiling, and u64::MAX does not
+    // wrap.
+    let ws =
+        Ws::with_config("[web]\nallow_private = true\nmax_body_bytes = 18446744073709551615\n");
+    let run = ws.fetch(&[&server.url("/small")]);
+    run.code(0)
+        .has("small page\n")
+        .has("is above the most agtool reads");
+}
+
 #[test]
 fn gzip_brotli_and_deflate_bodies_are_decoded() {
     let text = "compressed café text ".repeat(100);
@@ -388,6 +427,46 @@ fn control_characters_are_shown_escaped() {
         }
     }
     assert_eq!(joined, want);
+}
+
+/// Issue 17, item 6: bidi controls (U+202E and friends) are shown escaped like other control
+/// characters; a page copy forged in `.agent-state/web/` (raw ESC/OSC bytes, a spoofed URL)
+/// is never served: the next page is fetched afresh. Before, both reached the output raw.
+#[test]
+fn bidi_controls_are_escaped_and_a_forged_copy_is_not_served() {
+    let page = format!(
+        "{}\n",
+        "abc \u{202e}txt.exe\u{2066}x\u{2069} \u{200f}\u{61c} ".repeat(40)
+    );
+    let server = Server::start("127.0.0.1", move |_| {
+        Reply::ok("text/plain; charset=utf-8", page.clone())
+    });
+    let ws = Ws::private();
+    let url = server.url("/doc");
+    let run = ws.fetch(&[&url, "--max-chars", "100"]);
+    run.code(0)
+        .has("abc \\u202etxt.exe\\u2066x\\u2069 \\u200f\\u061c");
+    for c in ['\u{202e}', '\u{2066}', '\u{2069}', '\u{200f}', '\u{61c}'] {
+        assert!(!run.stdout.contains(c), "{:?}", run.stdout);
+    }
+    // Forge the kept copy: raw ESC/OSC bytes and another URL.
+    let dir = ws.path().join(".agent-state/web");
+    let copy = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&copy).unwrap();
+    let head = text.lines().find(|l| l.starts_with('{')).unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    header["doc"]["final_url"] = "https://bank.example/login\u{1b}]8;;https://evil/\u{7}".into();
+    let forged = format!("{header}\n\u{1b}]0;pwned\u{7}\u{1b}[2J{}", "y".repeat(500));
+    std::fs::write(&copy, forged).unwrap();
+    let run = ws.fetch(&[&url, "--start-index", "100", "--max-chars", "50"]);
+    run.code(0).lacks("bank.example").lacks("pwned");
+    assert!(!run.raw_stdout.contains(&0x1b), "{:?}", run.stdout);
+    run.has("fetched afresh");
 }
 
 #[test]

@@ -77,10 +77,14 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             )))
         }
         Some(("reset", _)) => {
-            ctx.with_state(|s| s.reset()).map_err(refuse)?;
-            Ok(Output::text(
-                "State reset: every recorded read and failure counter is gone.",
-            ))
+            // Whatever state the database is in: corrupt, another schema, a symlink.
+            let said = ctx.reset_state().map_err(refuse)?;
+            let mut text =
+                "State reset: every recorded read and failure counter is gone.".to_owned();
+            for line in said {
+                text.push_str(&format!("\n({line})"));
+            }
+            Ok(Output::text(text))
         }
         _ => Err(ToolError::usage(
             "state needs show, forget PATH, reset or recover",

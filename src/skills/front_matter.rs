@@ -5,10 +5,24 @@
 //! not parse (most often an unquoted colon: `description: Use when: ...`), the `name:` and
 //! `description:` lines are read literally instead.
 
+use std::collections::HashMap;
+
+use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// Most characters of a description; a longer one is cut and ends with `…`.
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// Most bytes of front matter (between the two `---` lines); a SKILL.md with more is skipped.
+/// A front matter holds a name, a description of at most 1024 characters and a few small
+/// fields: 64 KiB is far above any real one.
+pub const MAX_FRONT_MATTER_BYTES: usize = 64 * 1024;
+/// Most YAML nodes (scalars, sequences, mappings) the front matter may stand for once every
+/// alias is expanded ("billion laughs": 518 bytes of nested aliases stand for billions).
+pub const MAX_EXPANDED_NODES: u64 = 65_536;
+/// Most bytes of scalar text the front matter may stand for once every alias is expanded.
+pub const MAX_EXPANDED_BYTES: u64 = 1024 * 1024;
+/// Deepest nesting of sequences and mappings in the front matter.
+pub const MAX_NESTING: usize = 64;
 
 /// A SKILL.md file that can be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +41,9 @@ pub struct SkillFile {
 
 /// Parses a SKILL.md file's bytes. `Err` gives the reason it cannot be used, for a
 /// `(skipped: <path>: <reason>)` line: not UTF-8 text (UTF-16 included), a NUL byte, an empty
-/// file, front matter that is never closed.
+/// file, front matter that is never closed, front matter over the bounds
+/// ([`MAX_FRONT_MATTER_BYTES`], [`MAX_NESTING`], aliases expanding past
+/// [`MAX_EXPANDED_NODES`] / [`MAX_EXPANDED_BYTES`]; see [`check_bounds`]).
 pub fn parse(bytes: &[u8]) -> Result<SkillFile, String> {
     let text = decode(bytes)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -57,6 +73,13 @@ pub fn parse(bytes: &[u8]) -> Result<SkillFile, String> {
         );
     };
     let yaml: String = lines[1..close].concat();
+    if yaml.len() > MAX_FRONT_MATTER_BYTES {
+        return Err(format!(
+            "its front matter is {}, over the {MAX_FRONT_MATTER_BYTES}-byte limit",
+            crate::text::plural::count(yaml.len() as u64, "byte")
+        ));
+    }
+    check_bounds(&yaml)?;
     let body: String = lines[close + 1..].concat();
     let (name, description) = read_fields(&yaml);
     let description = description
@@ -96,6 +119,80 @@ fn decode(bytes: &[u8]) -> Result<&str, String> {
             e.valid_up_to()
         )
     })
+}
+
+/// Walks the front matter's YAML events (yaml-rust2's event parser builds no tree and expands
+/// no alias) and refuses it before any tree is built when it nests deeper than
+/// [`MAX_NESTING`] or, counting every alias as the node it names, stands for more than
+/// [`MAX_EXPANDED_NODES`] nodes or [`MAX_EXPANDED_BYTES`] bytes of scalar text. YAML that
+/// does not parse passes: it is read literally, without aliases.
+pub fn check_bounds(yaml: &str) -> Result<(), String> {
+    /// What an anchored node stands for: (nodes, scalar bytes).
+    type Size = (u64, u64);
+    let mut parser = Parser::new_from_str(yaml);
+    // The anchor id of each open sequence or mapping and what it holds so far.
+    let mut open: Vec<(usize, Size)> = Vec::new();
+    let mut anchors: HashMap<usize, Size> = HashMap::new();
+    let mut total: Size = (0, 0);
+    let mut aliases = 0u64;
+    let add = |open: &mut Vec<(usize, Size)>, total: &mut Size, s: Size| {
+        if let Some((_, inner)) = open.last_mut() {
+            inner.0 = inner.0.saturating_add(s.0);
+            inner.1 = inner.1.saturating_add(s.1);
+        }
+        total.0 = total.0.saturating_add(s.0);
+        total.1 = total.1.saturating_add(s.1);
+    };
+    loop {
+        let Ok((event, _)) = parser.next_token() else {
+            return Ok(());
+        };
+        match event {
+            Event::StreamEnd => return Ok(()),
+            Event::Scalar(text, _, anchor, _) => {
+                let size = (1, text.len() as u64);
+                if anchor != 0 {
+                    anchors.insert(anchor, size);
+                }
+                add(&mut open, &mut total, size);
+            }
+            Event::Alias(id) => {
+                aliases += 1;
+                let size = anchors.get(&id).copied().unwrap_or((1, 0));
+                add(&mut open, &mut total, size);
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if open.len() >= MAX_NESTING {
+                    return Err(format!(
+                        "its front matter nests more than {MAX_NESTING} levels deep"
+                    ));
+                }
+                open.push((anchor, (1, 0)));
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((anchor, size)) = open.pop() {
+                    if anchor != 0 {
+                        anchors.insert(anchor, size);
+                    }
+                    // The container itself counts once in the total; its content already did.
+                    if let Some((_, outer)) = open.last_mut() {
+                        outer.0 = outer.0.saturating_add(size.0);
+                        outer.1 = outer.1.saturating_add(size.1);
+                    }
+                    total.0 = total.0.saturating_add(1);
+                }
+            }
+            _ => {}
+        }
+        if total.0 > MAX_EXPANDED_NODES || total.1 > MAX_EXPANDED_BYTES {
+            return Err(format!(
+                "its front matter's {} YAML {} expand to more than {MAX_EXPANDED_NODES} nodes \
+                 or {MAX_EXPANDED_BYTES} bytes (an alias bomb?); it was not loaded",
+                aliases,
+                crate::text::plural::noun(aliases, "alias")
+            ));
+        }
+    }
 }
 
 /// `name` and `description` from the YAML, or read literally when it does not parse as a
@@ -257,5 +354,41 @@ mod tests {
     fn fences_inside_the_body_stay_in_the_body() {
         let f = parse(b"---\nname: n\ndescription: d\n---\na\n---\nb\n---\n").unwrap();
         assert_eq!(f.body, "a\n---\nb\n---\n");
+    }
+
+    #[test]
+    fn front_matter_over_the_bounds_is_refused_before_any_tree_is_built() {
+        let mut bomb = String::from("---\nname: b\na: &a [x,x,x,x,x,x,x,x,x]\n");
+        for (n, p) in [("b", "a"), ("c", "b"), ("d", "c"), ("e", "d"), ("f", "e")] {
+            bomb.push_str(&format!(
+                "{n}: &{n} [{}]\n",
+                vec![format!("*{p}"); 9].join(",")
+            ));
+        }
+        bomb.push_str("---\n");
+        let err = parse(bomb.as_bytes()).unwrap_err();
+        assert!(err.contains("aliases expand to more than"), "{err}");
+        let deep = format!("---\nname: {}x{}\n---\n", "[".repeat(100), "]".repeat(100));
+        assert!(
+            parse(deep.as_bytes())
+                .unwrap_err()
+                .contains("nests more than")
+        );
+        let big = format!("---\nname: n\nmetadata: {}\n---\n", "y".repeat(70_000));
+        assert!(
+            parse(big.as_bytes())
+                .unwrap_err()
+                .contains("over the 65536-byte limit")
+        );
+        // A long aliased scalar counts its bytes at every use.
+        let wide = format!(
+            "---\nname: n\nx: &x {}\ny: [{}]\n---\n",
+            "z".repeat(60_000),
+            vec!["*x"; 20].join(",")
+        );
+        assert!(parse(wide.as_bytes()).unwrap_err().contains("expand"));
+        // A few aliases within the bounds are fine.
+        let f = parse(b"---\nd: &d Short and sweet.\nname: ok\ndescription: *d\n---\n").unwrap();
+        assert_eq!(f.description.as_deref(), Some("Short and sweet."));
     }
 }

@@ -10,6 +10,7 @@
 pub mod front_matter;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 pub use crate::workspace::skill_dirs::SkillDir;
 use crate::workspace::skill_dirs::{linked_skill, skill_file};
@@ -17,6 +18,11 @@ pub use front_matter::SkillFile;
 
 /// Most bytes of a SKILL.md read; a larger file is skipped with its size.
 pub const MAX_SKILL_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// How long one scan of the skill folders may take ([`scan`]); what is not reached by then
+/// is listed as skipped. Each SKILL.md is bounded by itself (size, front matter bounds): this
+/// bounds a folder of countless entries or a slow filesystem, for `skill`, and for `schema`
+/// and `mcp`, which scan when they start.
+pub const SCAN_DEADLINE: Duration = Duration::from_secs(10);
 /// Most characters of a skill's body that `skill NAME` shows (spec 06).
 pub const MAX_BODY_CHARS: usize = 100_000;
 /// Most files beside a SKILL.md listed by `skill NAME` (spec 06).
@@ -91,7 +97,8 @@ pub const MAX_DESCRIPTION_CHARS: usize = 8_000;
 impl Catalogue {
     /// The catalogue as `skill` with no name prints it: one `<name>: <description>` line per
     /// skill, then a `(skipped: <path>: <reason>)` or `(shadowed: <path>: <reason>)` line per
-    /// issue. `show` turns a path into the text printed for it.
+    /// issue, control and bidi characters escaped ([`crate::text::controls`]). `show` turns a
+    /// path into the text printed for it.
     pub fn text(&self, show: &dyn Fn(&Path) -> String) -> String {
         let mut out = String::new();
         for s in &self.skills {
@@ -104,7 +111,9 @@ impl Catalogue {
             };
             out.push_str(&format!("({kind}: {}: {})\n", show(&i.path), i.reason));
         }
-        out
+        // Names, descriptions and paths come from the skill folders: bidi controls (and any
+        // control character left) are shown escaped, never obeyed.
+        crate::text::controls::escape_controls(out)
     }
 
     /// A tool description: `intro`, then as many catalogue lines as fit in
@@ -118,7 +127,8 @@ impl Catalogue {
         let mut used = out.chars().count();
         let mut shown = 0;
         for s in &self.skills {
-            let line = format!("{}: {}\n", s.name, s.description);
+            let line =
+                crate::text::controls::escape_controls(format!("{}: {}\n", s.name, s.description));
             let len = line.chars().count();
             if used + len > budget {
                 break;
@@ -150,8 +160,36 @@ impl Catalogue {
 /// [`crate::workspace::skill_dirs::linked_skill`] refuses (`denied` tells the deny_read names)
 /// and SKILL.md symlinks leading out of their folder ([`skill_file`]).
 pub fn scan(dirs: &[SkillDir], denied: &dyn Fn(&std::ffi::OsStr) -> bool) -> Catalogue {
+    scan_until(dirs, denied, Instant::now() + SCAN_DEADLINE)
+}
+
+/// [`scan`] that stops at `deadline`: the folder being read then (and every later one) gets a
+/// `skipped` issue saying the scan ran out of time and from which skill on it was not read.
+pub fn scan_until(
+    dirs: &[SkillDir],
+    denied: &dyn Fn(&std::ffi::OsStr) -> bool,
+    deadline: Instant,
+) -> Catalogue {
     let mut cat = Catalogue::default();
+    let out_of_time = |cat: &mut Catalogue, path: &Path, from: Option<&str>| {
+        let what = match from {
+            Some(name) => format!("its skills from {name} on were not read"),
+            None => "it was not read".to_owned(),
+        };
+        cat.issues.push(Issue {
+            kind: IssueKind::Skipped,
+            path: path.to_path_buf(),
+            reason: format!(
+                "the skill scan ran out of its {} s; {what}",
+                SCAN_DEADLINE.as_secs()
+            ),
+        });
+    };
     for dir in dirs {
+        if Instant::now() >= deadline {
+            out_of_time(&mut cat, &dir.path, None);
+            continue;
+        }
         if let Ok(real) = std::fs::canonicalize(&dir.path)
             && let Some(why) = crate::workspace::skill_dirs::unsafe_folder(&real, denied)
         {
@@ -169,6 +207,7 @@ pub fn scan(dirs: &[SkillDir], denied: &dyn Fn(&std::ffi::OsStr) -> bool) -> Cat
         let mut subdirs: Vec<(String, PathBuf)> = match std::fs::read_dir(&dir.path) {
             Ok(entries) => entries
                 .flatten()
+                .take_while(|_| Instant::now() < deadline)
                 .filter(|e| std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir()))
                 .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
                 .filter(|(name, _)| !name.starts_with('.'))
@@ -199,8 +238,16 @@ pub fn scan(dirs: &[SkillDir], denied: &dyn Fn(&std::ffi::OsStr) -> bool) -> Cat
                 break;
             }
         }
+        if Instant::now() >= deadline {
+            out_of_time(&mut cat, &dir.path, None);
+            continue;
+        }
         subdirs.sort();
         for (dir_name, sub) in subdirs {
+            if Instant::now() >= deadline {
+                out_of_time(&mut cat, &dir.path, Some(&dir_name));
+                break;
+            }
             if std::fs::symlink_metadata(&sub).is_ok_and(|m| m.file_type().is_symlink())
                 && let Err(reason) = linked_skill(&sub, denied)
             {

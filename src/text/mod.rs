@@ -5,6 +5,7 @@
 pub mod anchors;
 pub mod checked;
 pub mod clock;
+pub mod controls;
 pub mod dice;
 pub mod diff;
 pub mod editable;

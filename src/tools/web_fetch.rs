@@ -88,6 +88,15 @@ Loopback, private, link-local and cloud metadata addresses are refused unless co
                 "web.max_body_bytes must be at least 1 (default 5242880)",
             ));
         }
+        let mut notes = Vec::new();
+        if max_body_bytes > web::MAX_BODY_BYTES_CEILING {
+            notes.push(format!(
+                "web.max_body_bytes {max_body_bytes} is above the most agtool reads of a body; \
+                 {} is used",
+                web::MAX_BODY_BYTES_CEILING
+            ));
+        }
+        let max_body_bytes = max_body_bytes.min(web::MAX_BODY_BYTES_CEILING);
         let timeout_ms = ctx.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
         let start = args.start_index.unwrap_or(0) as usize;
         let max_chars = args
@@ -99,7 +108,6 @@ Loopback, private, link-local and cloud metadata addresses are refused unless co
             .map_err(|e| tool_error(e, timeout_ms))?
             .to_string();
         let copies = Copies::new(&ctx.root);
-        let mut notes = Vec::new();
         let mut copy_age = None;
         let doc = match (start > 0).then(|| copies.load(&url, raw)).flatten() {
             Some((doc, age)) => {

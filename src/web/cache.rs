@@ -2,8 +2,13 @@
 //! kept in `.agent-state/web/` for 15 minutes, 64 MiB in all (oldest dropped first), written
 //! atomically (a temporary file renamed into place).
 //!
-//! A copy is one file named by a hash of (URL, raw): a first line of JSON (the key, the time
-//! of the fetch and the document's header fields) and then the text, byte for byte. The
+//! A copy is one file named by a hash of (URL, raw): a first line `seal <64 hex digits>`, a
+//! line of JSON (the key, the time of the fetch and the document's header fields) and then
+//! the text, byte for byte. The seal is an HMAC of everything after its line and the
+//! workspace root under this user's key (the journals' key, kept outside every workspace):
+//! a copy forged in `.agent-state/web/` (or brought by a repository, or another workspace's)
+//! is not used, and what a copy holds is escaped again on the way out
+//! ([`crate::text::controls`]). The
 //! folder is used through the race-free file layer ([`Dir`]): opened from the workspace
 //! root's handle without following any symlink, every file reached relative to it.
 
@@ -26,7 +31,9 @@ pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
 /// The folder under `.agent-state/`.
 pub const DIR_NAME: &str = "web";
 const SUFFIX: &str = ".page";
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
+/// What a copy's seal is for (never taken for a journal's).
+const PURPOSE: &str = "agtool web page copy";
 
 /// The first line of a copy.
 #[derive(Debug, Serialize, Deserialize)]
@@ -62,6 +69,18 @@ impl Copies {
         }
     }
 
+    /// What a copy's seal covers: the workspace root (a copy from another workspace is
+    /// not one of this one's) and the copy after its seal line.
+    fn sealed_text(&self, body: &[u8]) -> Vec<u8> {
+        use std::os::unix::ffi::OsStrExt;
+        let root = self.root.as_os_str().as_bytes();
+        let mut out = Vec::with_capacity(root.len() + 1 + body.len());
+        out.extend_from_slice(root);
+        out.push(0);
+        out.extend_from_slice(body);
+        out
+    }
+
     /// `.agent-state/web`, relative to the workspace root.
     fn rel(&self) -> PathBuf {
         Path::new(root::STATE_DIR).join(DIR_NAME)
@@ -85,6 +104,17 @@ impl Copies {
         root::existing_state_dir(&self.root).ok()??;
         let dir = self.open_dir().ok()?;
         let mut bytes = read_regular(&dir, &Self::name_for(url, raw)).ok()?;
+        let seal_end = memchr::memchr(b'\n', &bytes)?;
+        let digits = bytes[..seal_end].strip_prefix(b"seal ".as_slice())?;
+        if !crate::workspace::journal::is_sealed_for(
+            &self.root,
+            PURPOSE,
+            &self.sealed_text(&bytes[seal_end + 1..]),
+            digits,
+        ) {
+            return None;
+        }
+        bytes.drain(..=seal_end);
         let nl = memchr::memchr(b'\n', &bytes)?;
         let header: Header = serde_json::from_slice(&bytes[..nl]).ok()?;
         if header.format != FORMAT || header.url != url || header.raw != raw {
@@ -103,7 +133,7 @@ impl Copies {
         bytes.drain(..=nl);
         let mut doc = header.doc;
         doc.text = String::from_utf8(bytes).ok()?;
-        Some((doc, age_ms / 1000))
+        Some((escaped(doc), age_ms / 1000))
     }
 
     /// Keeps `doc` as the copy of (`url`, `doc.raw`), creating `.agent-state/web/` when
@@ -135,16 +165,35 @@ impl Copies {
             },
         };
         let line = serde_json::to_string(&header).map_err(|e| e.to_string())?;
-        let mut bytes = Vec::with_capacity(line.len() + 1 + doc.text.len());
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        bytes.extend_from_slice(doc.text.as_bytes());
+        let mut body = Vec::with_capacity(line.len() + 1 + doc.text.len());
+        body.extend_from_slice(line.as_bytes());
+        body.push(b'\n');
+        body.extend_from_slice(doc.text.as_bytes());
+        let seal =
+            crate::workspace::journal::seal_for(&self.root, PURPOSE, &self.sealed_text(&body))
+                .map_err(|e| format!("cannot seal a copy: {e}"))?;
+        let mut bytes = format!("seal {seal}\n").into_bytes();
+        bytes.extend_from_slice(&body);
         let name = Self::name_for(url, doc.raw);
         write_atomic(&dir, &name, &bytes)
             .map_err(|e| format!("cannot write a copy in {}: {e}", self.dir.display()))?;
         prune(&dir, &name);
         Ok(())
     }
+}
+
+/// `doc` with every field a page copy gave escaped again ([`crate::text::controls`]): what
+/// this tool stored was escaped when fetched, so this changes nothing in an honest copy.
+fn escaped(mut doc: Document) -> Document {
+    use crate::text::controls::escape_controls as esc;
+    doc.url = esc(doc.url);
+    doc.final_url = esc(doc.final_url);
+    doc.reason = esc(doc.reason);
+    doc.content_type = esc(doc.content_type);
+    doc.chain = doc.chain.into_iter().map(esc).collect();
+    doc.notes = doc.notes.into_iter().map(esc).collect();
+    doc.text = esc(doc.text);
+    doc
 }
 
 /// Drops copies (and temporary files left by a crash) older than [`TTL`], then the oldest
@@ -269,12 +318,59 @@ mod tests {
             .join(".agent-state/web")
             .join(Copies::name_for("http://h.test/", false));
         let text = std::fs::read_to_string(&file).unwrap();
-        let (head, body) = text.split_once('\n').unwrap();
+        let (_seal, rest) = text.split_once('\n').unwrap();
+        let (head, body) = rest.split_once('\n').unwrap();
+        assert_eq!(body, "real");
+        // Dated in the future and sealed as this tool would: still not used.
         let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
         header["fetched_at_ms"] = (now_ms() + 3_600_000).into();
-        std::fs::write(&file, format!("{header}\nplanted")).unwrap();
-        assert_eq!(body, "real");
+        let rest = format!("{header}\nplanted");
+        let seal = crate::workspace::journal::seal_for(
+            &root,
+            PURPOSE,
+            &copies.sealed_text(rest.as_bytes()),
+        )
+        .unwrap();
+        std::fs::write(&file, format!("seal {seal}\n{rest}")).unwrap();
         assert!(copies.load("http://h.test/", false).is_none());
+    }
+
+    #[test]
+    fn a_forged_or_foreign_copy_is_never_used() {
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let copies = Copies::new(&root);
+        copies.store("http://h.test/", &doc("real", false)).unwrap();
+        let file = root
+            .join(".agent-state/web")
+            .join(Copies::name_for("http://h.test/", false));
+        let honest = std::fs::read_to_string(&file).unwrap();
+        // Another text under the honest seal; no seal; an old-format copy.
+        let changed = honest.replace("\nreal", "\n\u{1b}]0;pwned\u{7}forged");
+        let (_, unsealed) = honest.split_once('\n').unwrap();
+        for forged in [changed.as_str(), unsealed] {
+            std::fs::write(&file, forged).unwrap();
+            assert!(copies.load("http://h.test/", false).is_none(), "{forged}");
+        }
+        // The same bytes in another workspace are not its copy.
+        let t2 = tempfile::tempdir().unwrap();
+        let other = std::fs::canonicalize(t2.path()).unwrap();
+        std::fs::create_dir_all(other.join(".agent-state/web")).unwrap();
+        std::fs::write(
+            other
+                .join(".agent-state/web")
+                .join(Copies::name_for("http://h.test/", false)),
+            &honest,
+        )
+        .unwrap();
+        assert!(Copies::new(&other).load("http://h.test/", false).is_none());
+        // A sealed copy holding raw control and bidi characters is escaped on the way out.
+        let mut d = doc("a\u{1b}[2Jb\u{202e}c", false);
+        d.final_url = "http://h.test/\u{1b}]8;;evil\u{7}".into();
+        copies.store("http://h.test/", &d).unwrap();
+        let (got, _) = copies.load("http://h.test/", false).unwrap();
+        assert_eq!(got.text, "a\\x1b[2Jb\\u202ec");
+        assert_eq!(got.final_url, "http://h.test/\\x1b]8;;evil\\x07");
     }
 
     #[test]

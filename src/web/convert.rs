@@ -311,37 +311,9 @@ fn xml_encoding(body: &[u8]) -> Option<&'static Encoding> {
         .and_then(|(_, v)| Encoding::for_label_no_replacement(v.trim().as_bytes()))
 }
 
-/// Whether `c` is shown escaped by [`escape_controls`]: C0 controls but `\n` and `\t`, DEL,
-/// and C1 controls (U+0080..U+009F).
-fn is_escaped_control(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || c == '\u{7f}'
-}
-
-/// The text a web page shows (spec 06, "Output"; a terminal must not obey the server): every
-/// control character but `\n`, `\t` and the `\r` of a `\r\n` (C0, DEL, C1: ESC, BEL,
-/// backspace, a lone `\r`, ...) written as `\x` and two lower-case hex digits (`\x1b`,
-/// `\x7f`, `\x9b`). A literal `\x1b` in the page reads the same. Returns `text` itself when
-/// it holds none (the usual case). Paging counts the characters of the escaped text.
-pub fn escape_controls(text: String) -> String {
-    let needs = |(i, c): (usize, char)| {
-        is_escaped_control(c) && !(c == '\r' && text.as_bytes().get(i + 1) == Some(&b'\n'))
-    };
-    let Some(first) = text.char_indices().position(needs) else {
-        return text;
-    };
-    let mut out = String::with_capacity(text.len() + 16);
-    let mut chars = text.char_indices().skip(first).peekable();
-    out.push_str(&text[..text.char_indices().nth(first).map_or(0, |(i, _)| i)]);
-    while let Some((_, c)) = chars.next() {
-        let crlf = c == '\r' && chars.peek().is_some_and(|(_, n)| *n == '\n');
-        if is_escaped_control(c) && !crlf {
-            out.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+/// The text a web page shows (spec 06, "Output"; a terminal must not obey the server): see
+/// [`crate::text::controls::escape_controls`], shared with the skill catalogue.
+pub use crate::text::controls::escape_controls;
 
 /// Parses a refresh value (`5; url=/next`, `0;URL='x'`): the delay in whole seconds and the
 /// target, when there is one.
@@ -474,16 +446,6 @@ mod tests {
         let body = b"\xd6\xd0\xce\xc4".to_vec();
         let c = choose_charset(&body, Some("gbk"), false, false);
         assert_eq!(decode(body, c, false), "中文");
-    }
-
-    #[test]
-    fn controls_are_escaped() {
-        assert_eq!(
-            escape_controls("a\x1b[2J\x07\x08\x7f\u{9b}\u{85}b\r\nc\rd\x00\te\n".into()),
-            "a\\x1b[2J\\x07\\x08\\x7f\\x9b\\x85b\r\nc\\x0dd\\x00\te\n"
-        );
-        assert_eq!(escape_controls("plain é 中\n\t".into()), "plain é 中\n\t");
-        assert_eq!(escape_controls("\r".into()), "\\x0d");
     }
 
     #[test]

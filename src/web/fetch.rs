@@ -314,7 +314,9 @@ pub struct Body {
 /// `cap + 1` read (so a gzip bomb stops there); Content-Length is neither trusted nor used to
 /// allocate. The deadline is checked around every read.
 pub fn read_body(answer: Answer, url: &Url, cap: usize, clock: &Clock) -> Result<Body, WebError> {
-    let mut limited = answer.response.take(cap as u64 + 1);
+    // One byte past the cap tells a longer body; never wraps (the cap is clamped, and `+ 1`
+    // saturates).
+    let mut limited = answer.response.take((cap as u64).saturating_add(1));
     let mut bytes: Vec<u8> = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     let mut ended_early = None;

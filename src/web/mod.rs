@@ -33,6 +33,10 @@ pub const MAX_HOPS: usize = 5;
 pub const MAX_REFRESH_SECS: u64 = 10;
 /// Default cap on the decoded body, in bytes (config `web.max_body_bytes`).
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 5 << 20;
+/// Highest cap any configuration can set, in bytes: a larger `web.max_body_bytes` (even
+/// `u64::MAX`) is clamped to it, since the body is held in memory and the page copies keep
+/// 64 MiB in all.
+pub const MAX_BODY_BYTES_CEILING: u64 = 64 << 20;
 /// Width, in columns, that converted HTML is wrapped to.
 pub const TEXT_WIDTH: usize = 100;
 /// How often the waiting thread looks at the caller's stop request.
@@ -221,7 +225,8 @@ pub fn fetch_document(req: &FetchRequest) -> Result<Document, WebError> {
 fn run_hops(first: Url, req: &FetchRequest, clock: &Clock) -> Result<Document, WebError> {
     let mut url = first.clone();
     let mut visited: Vec<(Url, Option<Via>)> = vec![(first.clone(), None)];
-    let cap = usize::try_from(req.max_body_bytes).unwrap_or(usize::MAX);
+    let cap =
+        usize::try_from(req.max_body_bytes.clamp(1, MAX_BODY_BYTES_CEILING)).unwrap_or(usize::MAX);
     loop {
         let hop_story = match visited.as_slice() {
             [.., (prev, _), (_, Some(via))] => Some(story(prev, &url, *via)),
@@ -482,5 +487,20 @@ impl Decoded {
             content_type_line,
             text,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_trust_layer_knows_the_default_cap() {
+        assert_eq!(
+            super::DEFAULT_MAX_BODY_BYTES,
+            crate::workspace::trust::DEFAULT_WEB_MAX_BODY_BYTES
+        );
+        assert_eq!(
+            crate::exec::oneshot::DEFAULT_TIMEOUT_MS,
+            crate::workspace::trust::DEFAULT_EXEC_TIMEOUT_MS
+        );
     }
 }

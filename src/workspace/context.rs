@@ -147,7 +147,11 @@ impl Ctx {
             .root
             .clone()
             .or_else(|| std::env::var_os("AGTOOL_ROOT").map(PathBuf::from));
-        let root = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        let found = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        for w in &found.warnings {
+            eprintln!("{w}");
+        }
+        let root = found.root;
         let explicit_config = settings
             .config
             .clone()
@@ -358,10 +362,10 @@ impl Ctx {
 
     /// Runs `f` with the state store, creating `.agent-state/` and opening the database on
     /// first use. Errors when the folder cannot be created or the database cannot be opened.
-    pub fn with_state<T>(
-        &self,
-        f: impl FnOnce(&StateStore) -> Result<T, String>,
-    ) -> Result<T, String> {
+    ///
+    /// When `f` meets a damaged database (a corrupt page the open did not read), the database
+    /// is moved aside, a fresh one started (said once, as at open) and `f` run again on it.
+    pub fn with_state<T>(&self, f: impl Fn(&StateStore) -> Result<T, String>) -> Result<T, String> {
         let store = self.state.get_or_init(|| {
             let dir = root::ensure_state_dir(&self.root).map_err(|e| {
                 format!(
@@ -377,11 +381,39 @@ impl Ctx {
         });
         match store {
             Ok(m) => {
-                let guard = m.lock().unwrap_or_else(|p| p.into_inner());
-                f(&guard)
+                let mut guard = m.lock().unwrap_or_else(|p| p.into_inner());
+                match f(&guard) {
+                    Err(e) if guard.is_damaged() => {
+                        guard
+                            .replace_damaged()
+                            .map_err(|again| format!("{e}; {again}"))?;
+                        if let Some(note) = guard.take_notice() {
+                            self.notice(note);
+                        }
+                        f(&guard)
+                    }
+                    done => done,
+                }
             }
             Err(e) => Err(e.clone()),
         }
+    }
+
+    /// Forgets everything in the state store whatever state its files are in (`agtool state
+    /// reset`; see [`StateStore::reset_files`]), creating `.agent-state/` when needed.
+    /// Returns what had to be removed or moved, one line each.
+    pub fn reset_state(&self) -> Result<Vec<String>, String> {
+        let dir = root::ensure_state_dir(&self.root).map_err(|e| {
+            format!(
+                "cannot use the state folder {}: {e}",
+                self.state_dir().display()
+            )
+        })?;
+        let (store, said) = StateStore::reset_files(&dir)?;
+        if let Some(Ok(m)) = self.state.get() {
+            *m.lock().unwrap_or_else(|p| p.into_inner()) = store;
+        }
+        Ok(said)
     }
 
     /// `path` for display: relative to the current directory when under it, else absolute

@@ -6,11 +6,32 @@ use std::path::{Path, PathBuf};
 /// Name of the per-workspace state folder.
 pub const STATE_DIR: &str = ".agent-state";
 
-/// Finds the workspace root: `explicit` (from `--root` or `AGTOOL_ROOT`) when given, else the
-/// nearest ancestor of `cwd` holding `.agent-state/`, else the nearest holding `.git`, else
-/// `cwd`. The result is canonical (symlinks resolved). Errors when `explicit` does not exist or
-/// is not a directory.
-pub fn discover(cwd: &Path, explicit: Option<&Path>) -> io::Result<PathBuf> {
+/// The workspace root [`discover`] found, and the state folders it would not adopt (one
+/// warning line each, for stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovery {
+    /// The root, canonical (symlinks resolved).
+    pub root: PathBuf,
+    /// `agtool: warning: ...` lines: state folders passed over because another user owns
+    /// them or others may write to them.
+    pub warnings: Vec<String>,
+}
+
+/// Finds the workspace root (spec 00, "Workspace root and state"): `explicit` (from `--root`
+/// or `AGTOOL_ROOT`) when given; else the nearest ancestor of `cwd` holding an `.agent-state`
+/// folder or `.git`, searching upward no further than the nearest `.git` (a repository is
+/// its own workspace: an `.agent-state` above it is never adopted), never the home folder
+/// (`$HOME`) or anything above it, never `/`; else `cwd`.
+///
+/// Only a real folder counts as `.agent-state` (a plain file or a symlink of that name in a
+/// parent is passed over), and only one this user owns that no one else may write to
+/// ([`foreign_state_dir`]): another one met on the way up is passed over with a warning.
+/// When the root found (or `cwd`) holds such a foreign state folder itself, discovery fails
+/// with a message saying what to do.
+///
+/// Errors: `explicit` does not exist or is not a directory; `cwd` cannot be resolved; the
+/// root's own state folder belongs to another user or others may write to it.
+pub fn discover(cwd: &Path, explicit: Option<&Path>) -> io::Result<Discovery> {
     if let Some(dir) = explicit {
         let abs = cwd.join(dir);
         let real = std::fs::canonicalize(&abs).map_err(|e| {
@@ -25,15 +46,80 @@ pub fn discover(cwd: &Path, explicit: Option<&Path>) -> io::Result<PathBuf> {
                 abs.display()
             )));
         }
-        return Ok(real);
+        return Ok(Discovery {
+            root: real,
+            warnings: Vec::new(),
+        });
     }
     let real_cwd = std::fs::canonicalize(cwd)?;
-    for marker in [STATE_DIR, ".git"] {
-        if let Some(found) = real_cwd.ancestors().find(|a| a.join(marker).exists()) {
-            return Ok(found.to_path_buf());
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute())
+        .and_then(|h| std::fs::canonicalize(h).ok());
+    let mut warnings = Vec::new();
+    let mut root = None;
+    for dir in real_cwd.ancestors() {
+        if dir.parent().is_none() || home.as_deref() == Some(dir) {
+            break;
+        }
+        let state = dir.join(STATE_DIR);
+        if std::fs::symlink_metadata(&state).is_ok_and(|m| m.is_dir()) {
+            match foreign_state_dir(&state) {
+                None => {
+                    root = Some(dir.to_path_buf());
+                    break;
+                }
+                Some(why) => warnings.push(format!(
+                    "agtool: warning: not using {} as the workspace's state folder: {why}",
+                    state.display()
+                )),
+            }
+        }
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+            root = Some(dir.to_path_buf());
+            break;
         }
     }
-    Ok(real_cwd)
+    let root = root.unwrap_or(real_cwd);
+    let state = root.join(STATE_DIR);
+    if std::fs::symlink_metadata(&state).is_ok_and(|m| m.is_dir())
+        && let Some(why) = foreign_state_dir(&state)
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "the workspace root {} holds a state folder agtool will not use: {} {why}; \
+                 remove it (agtool makes its own), or pass --root to choose another workspace",
+                root.display(),
+                state.display()
+            ),
+        ));
+    }
+    Ok(Discovery { root, warnings })
+}
+
+/// Why the state folder `dir` is not this user's to use, or None when it is: it belongs to
+/// another user (its note, journal and config would be another user's), or others may write
+/// to it (mode with `o+w`, or `g+w` for a group other than this user's own), so another user
+/// could plant them (spec 00).
+pub fn foreign_state_dir(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    let uid = rustix::process::geteuid().as_raw();
+    let gid = rustix::process::getegid().as_raw();
+    let mode = meta.mode() & 0o7777;
+    if meta.uid() != uid {
+        return Some(format!(
+            "it belongs to another user (uid {}, not {uid})",
+            meta.uid()
+        ));
+    }
+    if mode & 0o002 != 0 || (mode & 0o020 != 0 && meta.gid() != gid) {
+        return Some(format!(
+            "others may write to it (mode {mode:04o}); chmod go-w it to use it"
+        ));
+    }
+    None
 }
 
 /// Refuses a symlink at `path` (spec 01, "Races and crashes": the state directory is never
@@ -86,7 +172,9 @@ pub fn ensure_state_dir(root: &Path) -> io::Result<PathBuf> {
     let dir = root.join(STATE_DIR);
     if existing_state_dir(root)?.is_none() {
         // Not `create_dir_all`: the root exists, and only the last component is ours to make.
-        match std::fs::create_dir(&dir) {
+        // Mode 0755 whatever the umask allows: a folder others may write to is never adopted.
+        use std::os::unix::fs::DirBuilderExt;
+        match std::fs::DirBuilder::new().mode(0o755).create(&dir) {
             Ok(()) => {}
             // Several processes may race here; the winner's folder is checked below.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -152,15 +240,13 @@ mod tests {
         let base = std::fs::canonicalize(t.path()).unwrap();
         let deep = base.join("a/b/c");
         std::fs::create_dir_all(&deep).unwrap();
-        assert_eq!(discover(&deep, None).unwrap(), deep);
+        let found = |explicit: Option<&Path>| discover(&deep, explicit).unwrap().root;
+        assert_eq!(found(None), deep);
         std::fs::create_dir(base.join("a/.git")).unwrap();
-        assert_eq!(discover(&deep, None).unwrap(), base.join("a"));
+        assert_eq!(found(None), base.join("a"));
         std::fs::create_dir(base.join("a/b/.agent-state")).unwrap();
-        assert_eq!(discover(&deep, None).unwrap(), base.join("a/b"));
-        assert_eq!(
-            discover(&deep, Some(Path::new("../.."))).unwrap(),
-            base.join("a")
-        );
+        assert_eq!(found(None), base.join("a/b"));
+        assert_eq!(found(Some(Path::new("../.."))), base.join("a"));
         assert!(discover(&deep, Some(Path::new("missing"))).is_err());
     }
 

@@ -162,6 +162,12 @@ pub struct Widening {
     pub restrain: fn(ws: &mut Config, below: &Config) -> bool,
 }
 
+/// `web.max_body_bytes` when no layer sets it (the web layer's `DEFAULT_MAX_BODY_BYTES`; kept
+/// here so the base layer imports no domain core; a test in `web` checks they agree).
+pub const DEFAULT_WEB_MAX_BODY_BYTES: u64 = 5 << 20;
+/// `exec.timeout_ms` when no layer sets it (the exec layer's `DEFAULT_TIMEOUT_MS`, likewise).
+pub const DEFAULT_EXEC_TIMEOUT_MS: u64 = 10_000;
+
 /// Every widening key (spec 00, "Workspace trust"; issue 12 item 5).
 pub const WIDENING_KEYS: &[Widening] = &[
     // Extra folders to read or write.
@@ -301,6 +307,54 @@ pub const WIDENING_KEYS: &[Widening] = &[
             }
         },
     },
+    // Safeguards a workspace may not weaken (issue 17, item 6): a larger body cap (a gzip
+    // bomb's memory), the freshness gate and the syntax gate off, a longer exec timeout.
+    Widening {
+        key: "web.max_body_bytes",
+        restrain: |ws, below| {
+            let base = below
+                .web
+                .as_ref()
+                .and_then(|w| w.max_body_bytes)
+                .unwrap_or(DEFAULT_WEB_MAX_BODY_BYTES);
+            match ws.web.as_mut() {
+                Some(w) if w.max_body_bytes.is_some_and(|m| m > base) => {
+                    unset(Some(&mut w.max_body_bytes))
+                }
+                _ => false,
+            }
+        },
+    },
+    Widening {
+        key: "freshness",
+        restrain: |ws, below| {
+            below.freshness != Some(false)
+                && ws.freshness == Some(false)
+                && unset(&mut ws.freshness)
+        },
+    },
+    Widening {
+        key: "syntax_check",
+        restrain: |ws, below| {
+            below.syntax_check != Some(false)
+                && ws.syntax_check == Some(false)
+                && unset(&mut ws.syntax_check)
+        },
+    },
+    Widening {
+        key: "exec.timeout_ms",
+        restrain: |ws, below| {
+            let base = below
+                .exec
+                .as_ref()
+                .and_then(|e| e.timeout_ms)
+                .unwrap_or(DEFAULT_EXEC_TIMEOUT_MS);
+            match ws.exec.as_mut() {
+                Some(e) if e.timeout_ms.is_some_and(|t| t > base) => unset(Some(&mut e.timeout_ms)),
+                _ => false,
+            }
+        },
+    },
     // A workspace cannot vouch for any workspace.
     Widening {
         key: "trusted_workspaces",
@@ -372,6 +426,7 @@ mod tests {
                 "web.allow_private",
                 "web.deny",
                 "notes.dir",
+                "freshness",
                 "trusted_workspaces"
             ]
         );
@@ -386,7 +441,8 @@ mod tests {
             ws.protected_names.as_deref(),
             Some(&["keep".to_owned()][..])
         );
-        assert_eq!(ws.freshness, Some(false));
+        assert_eq!(ws.freshness, None);
+        // A shorter exec timeout is a narrowing: it stays.
         let exec = ws.exec.as_ref().unwrap();
         assert_eq!(
             (exec.prefix.as_ref(), exec.shell.as_ref(), exec.timeout_ms),
@@ -402,9 +458,25 @@ mod tests {
         );
         // Narrowing only: nothing to take back.
         let mut narrow = parsed(
-            "deny_read = [\".aws\", \".ssh\", \".gnupg\", \"x\"]\n[tools]\ngroups = []\n[web]\nallow_private = false\n",
+            "deny_read = [\".aws\", \".ssh\", \".gnupg\", \"x\"]\nfreshness = true\n\
+             [tools]\ngroups = []\n[web]\nallow_private = false\nmax_body_bytes = 1024\n\
+             [exec]\ntimeout_ms = 5\n",
         );
         assert!(restrain(&mut narrow, &Config::default()).is_empty());
+        // Safeguards weakened: taken back, down to the user's own setting.
+        let mut weak = parsed(
+            "syntax_check = false\n[web]\nmax_body_bytes = 18446744073709551615\n\
+             [exec]\ntimeout_ms = 600000\n",
+        );
+        let user = parsed("[exec]\ntimeout_ms = 700000\n");
+        assert_eq!(
+            restrain(&mut weak, &user),
+            ["web.max_body_bytes", "syntax_check"]
+        );
+        assert_eq!(weak.exec.as_ref().unwrap().timeout_ms, Some(600_000));
+        assert_eq!(weak.web.as_ref().unwrap().max_body_bytes, None);
+        let mut weak = parsed("[exec]\ntimeout_ms = 600000\n");
+        assert_eq!(restrain(&mut weak, &Config::default()), ["exec.timeout_ms"]);
     }
 
     #[test]

@@ -10,9 +10,11 @@
 //! reuse cannot fool it). The text format, one record a line, fields percent-encoded:
 //!
 //! ```text
-//! agtool-journal 1
-//! state C
+//! agtool-journal 2
+//! state C <64 hex digits: the seal>
 //! pid 4242
+//! nonce <32 hex digits>
+//! file <device> <inode>
 //! write <root> <folder> <name> <temp> <backup or ->
 //! remove <root> <folder> <name> <backup>
 //! temp <root> <folder> <temp>
@@ -21,13 +23,15 @@
 //! place <root> <folder> <temp> <name> <backup or ->
 //! aside <root> <folder> <name> <temp>
 //! end
-//! seal <64 hex digits>
 //! ```
 //!
-//! The last line is an HMAC of the text under a key of this user's kept outside every
-//! workspace (`journal::seal`): recovery acts only on sealed journals, so one that came with a
-//! repository or was planted by another program is set aside (`<name>.untrusted`) and obeyed
-//! in nothing.
+//! The seal on the state line is an HMAC of every byte (the state byte included) under a key
+//! of this user's kept outside every workspace (`journal::seal`), bound to the journal folder;
+//! the `file` line binds it to the journal file itself, and the nonce is registered beside the
+//! key until the journal is done, so a journal is usable once. Recovery acts only on a sealed,
+//! registered journal read from the file it names: one that came with a repository, was
+//! planted by another program, or is a copy put back after its write finished, is obeyed in
+//! nothing.
 //!
 //! `<root>` is the allowed root (absolute), `<folder>` the target's folder relative to it
 //! (`.` for the root itself); temp and backup names follow
@@ -119,6 +123,7 @@ mod transfer;
 use record::{Journal, Record, State, Step};
 pub use recover::recover;
 pub use seal::key_folders;
+pub(crate) use seal::{is_sealed_for, seal_for};
 #[cfg(test)]
 pub(crate) use transfer::crash_after;
 pub use transfer::{Build, Transfer, crash_point, transfer};
@@ -132,6 +137,8 @@ pub struct TempNote {
     dir: Dir,
     name: OsString,
     _file: File,
+    /// The journal's registered nonce, used up when the note is removed.
+    nonce: String,
 }
 
 impl TempNote {
@@ -149,11 +156,12 @@ impl TempNote {
             }],
         };
         let j = Journal::create(&jdir, &record, false).ok()?;
-        let (name, file) = (j.name, j.file);
+        let (name, file, nonce) = (j.name, j.file, j.nonce);
         Some(TempNote {
             dir: jdir,
             name,
             _file: file,
+            nonce,
         })
     }
 }
@@ -161,6 +169,9 @@ impl TempNote {
 impl Drop for TempNote {
     fn drop(&mut self) {
         let _ = self.dir.unlink(&self.name);
+        if let Ok(bind) = seal::Binding::of(&self.dir) {
+            seal::unregister(bind.workspace, &self.nonce);
+        }
     }
 }
 

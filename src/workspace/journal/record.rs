@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::workspace::beneath::Dir;
 
-pub(super) const MAGIC: &str = "agtool-journal 1\n";
+pub(super) const MAGIC: &str = "agtool-journal 2\n";
 /// Offset of the state byte: after the magic line and `state `.
 pub(super) const STATE_AT: u64 = (MAGIC.len() + "state ".len()) as u64;
 static JOURNAL_COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -102,6 +102,14 @@ pub(super) enum Step {
     },
 }
 
+/// What binds a journal's text to one file, once (module doc of [`super::seal`]): a random
+/// nonce registered beside the key, and the journal file's device and inode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Header {
+    pub(super) nonce: String,
+    pub(super) file: (u64, u64),
+}
+
 /// A whole journal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Record {
@@ -151,21 +159,26 @@ fn enc_path(p: &Path) -> String {
 }
 
 impl Record {
-    /// The journal's text with its seal line (see [`super::seal`]), bound to the journal
-    /// folder `jdir`: what is written to disk. Errors when there is no key to seal with.
-    pub(super) fn render_sealed(&self, jdir: &Dir) -> io::Result<String> {
-        let mut text = self.render();
+    /// The journal's text, sealed over every byte and bound to the journal folder `jdir`
+    /// (see [`super::seal`]): what is written to disk. Errors when there is no key.
+    pub(super) fn render_sealed(&self, jdir: &Dir, head: &Header) -> io::Result<String> {
+        let text = self.render(head);
         let bind = super::seal::Binding::of(jdir)?;
-        text.push_str(&super::seal::seal_line(text.as_bytes(), &bind)?);
-        Ok(text)
+        let seal = super::seal::seal_of(text.as_bytes(), &bind)?;
+        let at = STATE_AT as usize + 2;
+        Ok(format!("{}{seal}{}", &text[..at], &text[at + seal.len()..]))
     }
 
-    /// The journal's text without the seal line.
-    pub(super) fn render(&self) -> String {
+    /// The journal's text with its seal digits all `0`.
+    pub(super) fn render(&self, head: &Header) -> String {
         let mut out = format!(
-            "{MAGIC}state {}\npid {}\n",
+            "{MAGIC}state {} {}\npid {}\nnonce {}\nfile {} {}\n",
             self.state.byte() as char,
-            self.pid
+            "0".repeat(super::seal::SEAL_HEX),
+            self.pid,
+            head.nonce,
+            head.file.0,
+            head.file.1
         );
         for step in &self.steps {
             let line = match step {
@@ -247,19 +260,25 @@ impl Record {
     }
 
     /// Parses a journal; `None` when it is not one, or not complete.
-    pub(super) fn parse(text: &[u8]) -> Option<Record> {
+    pub(super) fn parse(text: &[u8]) -> Option<(Record, Header)> {
         let text = std::str::from_utf8(text).ok()?;
         let rest = text.strip_prefix(MAGIC)?;
         let mut lines = rest.lines();
         let state = State::from_byte(*lines.next()?.strip_prefix("state ")?.as_bytes().first()?)?;
         let pid = lines.next()?.strip_prefix("pid ")?.parse().ok()?;
+        let nonce = lines.next()?.strip_prefix("nonce ")?.to_owned();
+        let (dev, ino) = lines.next()?.strip_prefix("file ")?.split_once(' ')?;
+        let head = Header {
+            nonce,
+            file: (dev.parse().ok()?, ino.parse().ok()?),
+        };
         let mut steps = Vec::new();
         let path = |f: &str| dec(f).map(|b| PathBuf::from(OsString::from_vec(b)));
         let name = |f: &str| dec(f).map(OsString::from_vec);
         for line in lines {
             let f: Vec<&str> = line.split(' ').collect();
             let step = match f.as_slice() {
-                ["end"] => return Some(Record { state, pid, steps }),
+                ["end"] => return Some((Record { state, pid, steps }, head)),
                 ["write", base, dir, n, temp, backup] => Step::Write {
                     base: path(base)?,
                     dir: path(dir)?,
@@ -322,13 +341,17 @@ pub(super) struct Journal<'d> {
     pub(super) name: OsString,
     pub(super) file: File,
     durable: bool,
+    /// The text as written (seal digits aside), to seal each new state.
+    text: Vec<u8>,
+    /// Its registered nonce, used up when it is finished.
+    pub(super) nonce: String,
 }
 
 impl<'d> Journal<'d> {
     /// Writes `record` as a new journal in `dir` (module doc, "Files"). `durable`: fsync it
     /// and the folder before returning.
     pub(super) fn create(dir: &'d Dir, record: &Record, durable: bool) -> io::Result<Journal<'d>> {
-        let text = record.render_sealed(dir)?;
+        let bind = super::seal::Binding::of(dir)?;
         loop {
             // A name left by a dead process whose pid this one reuses is skipped, never taken
             // over (its journal may still wait for recovery).
@@ -340,21 +363,38 @@ impl<'d> Journal<'d> {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 other => other?,
             };
-            let written = file
-                .lock()
-                .and_then(|()| file.write_all(text.as_bytes()))
-                .and_then(|()| if durable { file.sync_all() } else { Ok(()) })
-                .and_then(|()| dir.rename_new(&new, dir, &name));
-            match written {
-                Ok(()) => {}
+            let mut registered = None;
+            let written = (|| -> io::Result<Vec<u8>> {
+                file.lock()?;
+                let st = rustix::fs::fstat(&file).map_err(io::Error::from)?;
+                let head = Header {
+                    nonce: super::seal::new_nonce()?,
+                    file: (st.st_dev as u64, st.st_ino as u64),
+                };
+                let text = record.render_sealed(dir, &head)?;
+                // Registered before it can be found under its `.j` name.
+                super::seal::register(bind.workspace, &head.nonce, durable)?;
+                registered = Some(head.nonce);
+                file.write_all(text.as_bytes())?;
+                if durable {
+                    file.sync_all()?;
+                }
+                dir.rename_new(&new, dir, &name)?;
+                Ok(text.into_bytes())
+            })();
+            let text = match written {
+                Ok(text) => text,
                 Err(e) => {
                     let _ = dir.unlink(&new);
+                    if let Some(nonce) = &registered {
+                        super::seal::unregister(bind.workspace, nonce);
+                    }
                     if e.kind() == io::ErrorKind::AlreadyExists {
                         continue;
                     }
                     return Err(e);
                 }
-            }
+            };
             if durable {
                 dir.sync()?;
             }
@@ -363,13 +403,22 @@ impl<'d> Journal<'d> {
                 name,
                 file,
                 durable,
+                text,
+                nonce: registered.unwrap_or_default(),
             });
         }
     }
 
-    /// Moves to `state` (one byte, then `fdatasync`).
+    /// Moves to `state`: the state byte and the seal over the new text in one `pwrite` (both
+    /// lie in the file's first sector), then `fdatasync`.
     pub(super) fn set_state(&self, state: State) -> io::Result<()> {
-        rustix::io::pwrite(&self.file, &[state.byte()], STATE_AT)
+        let mut text = self.text.clone();
+        text[STATE_AT as usize] = state.byte();
+        let bind = super::seal::Binding::of(self.dir)?;
+        let seal = super::seal::seal_of(&text, &bind)?;
+        let mut patch = vec![state.byte(), b' '];
+        patch.extend_from_slice(seal.as_bytes());
+        rustix::io::pwrite(&self.file, &patch, STATE_AT)
             .map_err(|e| io::Error::from_raw_os_error(e.raw_os_error()))?;
         if self.durable {
             self.file.sync_data()?;
@@ -377,11 +426,14 @@ impl<'d> Journal<'d> {
         Ok(())
     }
 
-    /// Removes the journal (the commit point of a multi-file write).
+    /// Removes the journal (the commit point of a multi-file write) and uses up its nonce.
     pub(super) fn finish(self) -> io::Result<()> {
         self.dir.unlink(&self.name)?;
         if self.durable {
             self.dir.sync()?;
+        }
+        if let Ok(bind) = super::seal::Binding::of(self.dir) {
+            super::seal::unregister(bind.workspace, &self.nonce);
         }
         Ok(())
     }
@@ -441,9 +493,13 @@ mod tests {
                 },
             ],
         };
-        let text = rec.render();
+        let head = Header {
+            nonce: "0123456789abcdef0123456789abcdef".into(),
+            file: (7, 42),
+        };
+        let text = rec.render(&head);
         assert_eq!(text.as_bytes()[STATE_AT as usize], b'C');
-        assert_eq!(Record::parse(text.as_bytes()), Some(rec));
+        assert_eq!(Record::parse(text.as_bytes()), Some((rec, head)));
         assert_eq!(Record::parse(&text.as_bytes()[..text.len() - 4]), None);
         assert_eq!(Record::parse(b"garbage"), None);
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::record::{Record, State, Step};
-use super::seal::{Binding, is_sealed};
+use super::seal::{Binding, is_registered, is_sealed, unregister};
 use super::{Dirs, roll_back, roll_forward};
 use crate::workspace::beneath::parse_temp_name;
 use crate::workspace::fs::Fs;
@@ -144,12 +144,33 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
             continue;
         }
         let record = Record::parse(&bytes);
-        let Some(rec) = record else {
+        let Some((rec, head)) = record else {
             said.push(format!(
                 "journal .agent-state/journal/{text} is unreadable; it was left as it is"
             ));
             continue;
         };
+        // Usable once, and only as the file it was written as: a copy (another inode), or a
+        // journal whose write finished or was already recovered (its nonce used up), put back
+        // with any state, is obeyed in nothing.
+        let this_file = (
+            std::os::unix::fs::MetadataExt::dev(&meta),
+            std::os::unix::fs::MetadataExt::ino(&meta),
+        );
+        let workspace = jdir
+            .path()
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(jdir.path());
+        if head.file != this_file || !is_registered(workspace, &head.nonce) {
+            said.push(format!(
+                "journal .agent-state/journal/{text} is a copy of a journal, or one already used \
+                 up (its write finished or was recovered), so nothing it names was touched; \
+                 remove the file"
+            ));
+            continue;
+        }
+        let used_up = || unregister(workspace, &head.nonce);
         if !trusted(fs, &rec) {
             said.push(format!(
                 "journal .agent-state/journal/{text} names files outside the writable roots; it \
@@ -172,6 +193,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                     }
                 }
                 let _ = jdir.unlink(&name);
+                used_up();
             }
             State::Done => match roll_forward(&mut Dirs::new(fs), &rec) {
                 Ok(()) => {
@@ -181,6 +203,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                     ));
                     let _ = jdir.unlink(&name);
                     let _ = jdir.sync();
+                    used_up();
                 }
                 Err(e) => said.push(format!(
                     "could not remove the leftovers of a finished write of process {} ({}); \
@@ -228,6 +251,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                     });
                     let _ = jdir.unlink(&name);
                     let _ = jdir.sync();
+                    used_up();
                 }
                 Err(e) => said.push(format!(
                     "could not roll back the interrupted write of process {} ({}); the next \

@@ -9,8 +9,15 @@
 //! `$HOME/.local/state/agtool/journal.key`, else `/tmp/agtool-<uid>/journal.key` (a folder of
 //! this user's with mode 0700); the file must be this user's and not readable by others.
 //!
-//! The sealed text is the journal with its state byte read as `-` (the state moves by one-byte
-//! writes after sealing); the seal is the last line, `seal <64 hex digits>`, after `end`.
+//! Every byte of a journal is sealed, its state byte included: the seal sits on the state
+//! line (`state C <64 hex digits>`), so moving to the next state rewrites the byte and its seal
+//! in one `pwrite` of 66 bytes inside the file's first sector. The sealed text is the journal
+//! with those 64 digits read as `0`, followed by the binding: the journal folder (device and
+//! inode). The text itself names the journal file (`file <dev> <ino>`, so a copy is another
+//! file) and a random nonce (`nonce <32 hex digits>`) that is also registered, as an empty file,
+//! in `journals/` beside the key. The writer removes the registration when the journal is done
+//! and recovery removes it once it has acted: a journal is usable once, and a copy put back
+//! later (its state set to anything) is obeyed in nothing.
 
 use std::fs::{DirBuilder, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -27,10 +34,12 @@ use super::record::STATE_AT;
 const KEY_BYTES: usize = 32;
 /// The key file's name in its folder.
 const KEY_NAME: &str = "journal.key";
-/// What stands before the seal's hex digits.
-const SEAL_PREFIX: &[u8] = b"seal ";
-/// The line that ends a journal's steps.
-const END_LINE: &[u8] = b"\nend\n";
+/// Hex digits of a seal.
+pub(super) const SEAL_HEX: usize = 64;
+/// Bytes of a nonce (shown as twice as many hex digits).
+const NONCE_BYTES: usize = 16;
+/// The folder beside the key holding one empty file per live journal, named by its nonce.
+const REGISTRY: &str = "journals";
 
 /// The folders the key may live in, first choice first (the exec sandbox hides them all,
 /// spec 08).
@@ -153,9 +162,9 @@ fn inside(dir: &Path, workspace: &Path) -> bool {
 }
 
 /// This user's key, loaded (or made) once per process, from the first usable folder that is
-/// not inside `workspace`. Errors say which folders were tried.
-fn key(workspace: &Path) -> io::Result<&'static hmac::Key> {
-    static KEY: OnceLock<Result<hmac::Key, String>> = OnceLock::new();
+/// not inside `workspace`, with that folder. Errors say which folders were tried.
+fn key(workspace: &Path) -> io::Result<&'static (hmac::Key, PathBuf)> {
+    static KEY: OnceLock<Result<(hmac::Key, PathBuf), String>> = OnceLock::new();
     KEY.get_or_init(|| {
         let dirs = key_dirs();
         let last = dirs.len() - 1;
@@ -166,7 +175,7 @@ fn key(workspace: &Path) -> io::Result<&'static hmac::Key> {
                 continue;
             }
             match key_in(dir, i == last) {
-                Ok(bytes) => return Ok(hmac::Key::new(hmac::HMAC_SHA256, &bytes)),
+                Ok(bytes) => return Ok((hmac::Key::new(hmac::HMAC_SHA256, &bytes), dir.clone())),
                 Err(e) => why.push(format!("{}: {e}", dir.display())),
             }
         }
@@ -185,7 +194,8 @@ fn key(workspace: &Path) -> io::Result<&'static hmac::Key> {
 pub(super) struct Binding<'a> {
     dev: u64,
     ino: u64,
-    workspace: &'a Path,
+    /// The workspace (the key must stay out of it).
+    pub(super) workspace: &'a Path,
 }
 
 impl<'a> Binding<'a> {
@@ -205,49 +215,49 @@ impl<'a> Binding<'a> {
     }
 }
 
-/// `text` with its state byte read as `-`, followed by the binding.
-fn normalized(text: &[u8], bind: &Binding) -> Vec<u8> {
+/// Where the seal's digits stand in a journal's text: after `state X ` on the second line.
+fn seal_range() -> std::ops::Range<usize> {
+    let at = STATE_AT as usize + 2;
+    at..at + SEAL_HEX
+}
+
+/// `text` with its seal digits read as `0`, followed by the binding.
+fn normalized(text: &[u8], bind: &Binding) -> Option<Vec<u8>> {
     let mut out = text.to_vec();
-    if let Some(b) = out.get_mut(STATE_AT as usize) {
-        *b = b'-';
-    }
+    out.get_mut(seal_range())?.fill(b'0');
     out.extend_from_slice(format!("bound {} {}\n", bind.dev, bind.ino).as_bytes());
-    out
+    Some(out)
 }
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The seal line (`seal <hex>\n`) for a journal's `text`, which ends with `end\n`.
-pub(super) fn seal_line(text: &[u8], bind: &Binding) -> io::Result<String> {
-    let tag = hmac::sign(key(bind.workspace)?, &normalized(text, bind));
-    Ok(format!("seal {}\n", hex(tag.as_ref())))
+/// The seal of a journal's `text` (whose seal digits may be anything: they are read as `0`),
+/// as 64 hex digits, to stand after `state X `.
+pub(super) fn seal_of(text: &[u8], bind: &Binding) -> io::Result<String> {
+    let (key, _) = key(bind.workspace)?;
+    let data = normalized(text, bind).ok_or_else(|| io::Error::other("journal text too short"))?;
+    Ok(hex(hmac::sign(key, &data).as_ref()))
 }
 
-/// Whether `bytes` (a whole journal file) carry a valid seal of this user's key. False for a
-/// journal without one, with a wrong one, or when there is no key.
+/// Whether `bytes` (a whole journal file) carry a valid seal of this user's key over every
+/// byte, state byte included. False for a journal without one, with a wrong one, or when there
+/// is no key.
 pub(super) fn is_sealed(bytes: &[u8], bind: &Binding) -> bool {
-    let Some(at) = bytes
-        .windows(END_LINE.len() + SEAL_PREFIX.len())
-        .rposition(|w| w.starts_with(END_LINE) && w.ends_with(SEAL_PREFIX))
-    else {
+    let Some(digits) = bytes.get(seal_range()) else {
         return false;
     };
-    let (text, rest) = bytes.split_at(at + END_LINE.len());
-    let Some(digits) = rest
-        .strip_prefix(SEAL_PREFIX)
-        .and_then(|r| r.strip_suffix(b"\n"))
-    else {
+    if bytes.get(seal_range().end) != Some(&b'\n') {
         return false;
-    };
+    }
     let Some(tag) = unhex(digits) else {
         return false;
     };
-    let Ok(key) = key(bind.workspace) else {
+    let Ok((key, _)) = key(bind.workspace) else {
         return false;
     };
-    hmac::verify(key, &normalized(text, bind), &tag).is_ok()
+    normalized(bytes, bind).is_some_and(|data| hmac::verify(key, &data, &tag).is_ok())
 }
 
 fn unhex(digits: &[u8]) -> Option<Vec<u8>> {
@@ -260,11 +270,120 @@ fn unhex(digits: &[u8]) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// The seal of `data` for `purpose` (a word naming the kind of file, so that a seal of one
+/// kind is never taken for another's) under this user's key, as 64 hex digits.
+pub(crate) fn seal_for(workspace: &Path, purpose: &str, data: &[u8]) -> io::Result<String> {
+    let (key, _) = key(workspace)?;
+    let mut ctx = hmac::Context::with_key(key);
+    ctx.update(purpose.as_bytes());
+    ctx.update(b"\n");
+    ctx.update(data);
+    Ok(hex(ctx.sign().as_ref()))
+}
+
+/// Whether `digits` is the seal [`seal_for`] gives `data` for `purpose`.
+pub(crate) fn is_sealed_for(workspace: &Path, purpose: &str, data: &[u8], digits: &[u8]) -> bool {
+    let (Ok((key, _)), Some(tag)) = (key(workspace), unhex(digits)) else {
+        return false;
+    };
+    let mut ctx = hmac::Context::with_key(key);
+    ctx.update(purpose.as_bytes());
+    ctx.update(b"\n");
+    ctx.update(data);
+    let want = ctx.sign();
+    let want = want.as_ref();
+    // Compared in constant time, as hmac::verify does.
+    want.len() == tag.len() && want.iter().zip(&tag).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+/// A new random nonce, as hex digits, for a journal's `nonce` line.
+pub(super) fn new_nonce() -> io::Result<String> {
+    let mut bytes = [0u8; NONCE_BYTES];
+    SystemRandom::new()
+        .fill(&mut bytes)
+        .map_err(|_| io::Error::other("no random bytes for a journal nonce"))?;
+    Ok(hex(&bytes))
+}
+
+/// Whether `nonce` has the shape [`new_nonce`] gives (so it is a plain file name).
+fn valid_nonce(nonce: &str) -> bool {
+    nonce.len() == NONCE_BYTES * 2 && nonce.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The registry folder beside the key, made (mode 0700) when `make`.
+fn registry(workspace: &Path, make: bool) -> io::Result<PathBuf> {
+    let (_, dir) = key(workspace)?;
+    let reg = dir.join(REGISTRY);
+    if make {
+        match DirBuilder::new().mode(0o700).create(&reg) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+            _ => {}
+        }
+    }
+    let meta = std::fs::symlink_metadata(&reg)?;
+    if !meta.is_dir() || !private_to_us(&meta) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} is not a folder of this user's alone", reg.display()),
+        ));
+    }
+    Ok(reg)
+}
+
+/// Registers a new journal's `nonce` beside the key (an empty file), so recovery may act on
+/// it once. `durable`: fsynced with its folder.
+pub(super) fn register(workspace: &Path, nonce: &str, durable: bool) -> io::Result<()> {
+    if !valid_nonce(nonce) {
+        return Err(io::Error::other("bad journal nonce"));
+    }
+    let reg = registry(workspace, true)?;
+    let f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(reg.join(nonce))?;
+    if durable {
+        f.sync_all()?;
+        File::open(&reg)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Whether `nonce` is registered: its journal was written and is not used up yet.
+pub(super) fn is_registered(workspace: &Path, nonce: &str) -> bool {
+    valid_nonce(nonce)
+        && registry(workspace, false)
+            .is_ok_and(|reg| std::fs::symlink_metadata(reg.join(nonce)).is_ok_and(|m| m.is_file()))
+}
+
+/// Uses up `nonce`: its journal is done (finished by its writer, or acted on by recovery).
+pub(super) fn unregister(workspace: &Path, nonce: &str) {
+    if valid_nonce(nonce)
+        && let Ok(reg) = registry(workspace, false)
+    {
+        let _ = std::fs::remove_file(reg.join(nonce));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const TEXT: &[u8] = b"agtool-journal 1\nstate P\npid 7\nmkdir /w a\nend\n";
+    fn text() -> Vec<u8> {
+        format!(
+            "agtool-journal 2\nstate P {}\npid 7\nnonce {}\nfile 1 2\nmkdir /w a\nend\n",
+            "0".repeat(SEAL_HEX),
+            "ab".repeat(NONCE_BYTES)
+        )
+        .into_bytes()
+    }
+
+    fn sealed(text: &[u8], bind: &Binding) -> Vec<u8> {
+        let mut out = text.to_vec();
+        out[seal_range()].copy_from_slice(seal_of(text, bind).unwrap().as_bytes());
+        out
+    }
 
     fn bind_dir() -> (tempfile::TempDir, crate::workspace::beneath::Dir) {
         let t = tempfile::tempdir().unwrap();
@@ -277,32 +396,52 @@ mod tests {
     }
 
     #[test]
-    fn a_sealed_journal_verifies_whatever_its_state_byte() {
+    fn every_byte_is_sealed_the_state_byte_too() {
         let (_t, d) = bind_dir();
         let bind = Binding::of(&d).unwrap();
-        let mut bytes = TEXT.to_vec();
-        bytes.extend_from_slice(seal_line(TEXT, &bind).unwrap().as_bytes());
+        let bytes = sealed(&text(), &bind);
         assert!(is_sealed(&bytes, &bind));
-        bytes[STATE_AT as usize] = b'C';
-        assert!(is_sealed(&bytes, &bind), "the state moves after sealing");
+        let mut moved = bytes.clone();
+        moved[STATE_AT as usize] = b'C';
+        assert!(!is_sealed(&moved, &bind), "the state byte is sealed");
+        // Sealed again for the new state, as Journal::set_state does.
+        let resealed = sealed(&moved, &bind);
+        assert!(is_sealed(&resealed, &bind));
     }
 
     #[test]
     fn a_changed_missing_forged_or_moved_seal_fails() {
         let (_t, d) = bind_dir();
         let bind = Binding::of(&d).unwrap();
-        assert!(!is_sealed(TEXT, &bind));
-        let mut bytes = TEXT.to_vec();
-        bytes.extend_from_slice(seal_line(TEXT, &bind).unwrap().as_bytes());
+        assert!(!is_sealed(&text(), &bind));
+        let bytes = sealed(&text(), &bind);
         let mut changed = bytes.clone();
-        changed[TEXT.len() - 8] = b'b'; // `mkdir /w b`
+        let at = changed.len() - 6;
+        changed[at] = b'b'; // `mkdir /w b`
         assert!(!is_sealed(&changed, &bind));
-        let mut forged = TEXT.to_vec();
-        forged.extend_from_slice(format!("seal {}\n", "00".repeat(32)).as_bytes());
+        let mut forged = text();
+        forged[seal_range()].copy_from_slice("00".repeat(32).as_bytes());
         assert!(!is_sealed(&forged, &bind));
         // The same journal in another journal folder (a copy of the tree) is not obeyed.
         let (_t2, other) = bind_dir();
         assert!(!is_sealed(&bytes, &Binding::of(&other).unwrap()));
+    }
+
+    #[test]
+    fn a_nonce_is_usable_once() {
+        let (_t, d) = bind_dir();
+        let bind = Binding::of(&d).unwrap();
+        let nonce = new_nonce().unwrap();
+        assert!(!is_registered(bind.workspace, &nonce));
+        register(bind.workspace, &nonce, false).unwrap();
+        assert!(is_registered(bind.workspace, &nonce));
+        assert!(
+            register(bind.workspace, &nonce, false).is_err(),
+            "never twice"
+        );
+        unregister(bind.workspace, &nonce);
+        assert!(!is_registered(bind.workspace, &nonce));
+        assert!(!is_registered(bind.workspace, "../journal.key"));
     }
 
     #[test]

@@ -115,11 +115,7 @@ fn recovery_rolls_back_a_dead_commit_at_every_state() {
             std::fs::rename(f.root.join(name(n, k as u32)), f.root.join(n)).unwrap();
         }
         let jdir = f.fs.journal_dir(true).unwrap().unwrap();
-        std::fs::write(
-            jdir.path().join(format!("{pid}-0.j")),
-            rec.render_sealed(&jdir).unwrap(),
-        )
-        .unwrap();
+        drop(Journal::create(&jdir, &rec, false).unwrap());
         let said = recover(&f.fs, &|p| p.display().to_string());
         assert_eq!(said.len(), 1, "{said:?}");
         assert_eq!(
@@ -151,11 +147,7 @@ fn recovery_rolls_a_done_commit_forward() {
         }],
     };
     let jdir = f.fs.journal_dir(true).unwrap().unwrap();
-    std::fs::write(
-        jdir.path().join("999999-0.j"),
-        rec.render_sealed(&jdir).unwrap(),
-    )
-    .unwrap();
+    drop(Journal::create(&jdir, &rec, false).unwrap());
     let said = recover(&f.fs, &|p| p.display().to_string());
     assert_eq!(said.len(), 1, "{said:?}");
     assert_eq!(std::fs::read(f.root.join("a")).unwrap(), b"new a");
@@ -191,11 +183,7 @@ fn a_live_journal_is_left_alone_and_an_untrusted_one_too() {
             backup: None,
         }],
     };
-    std::fs::write(
-        jdir.path().join("7-0.j"),
-        evil.render_sealed(&jdir).unwrap(),
-    )
-    .unwrap();
+    drop(Journal::create(&jdir, &evil, false).unwrap());
     let said = recover(&f.fs, &|p| p.display().to_string());
     assert!(said[0].contains("outside the writable roots"), "{said:?}");
 }
