@@ -85,7 +85,16 @@ impl Session {
     ) -> Result<Arc<Session>, SpawnError> {
         let (sp, report, command_pid) = match guard {
             None => {
-                let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env, None)?;
+                let sp = spawn(
+                    argv,
+                    Some(workdir),
+                    None,
+                    StdinMode::Piped,
+                    tag,
+                    env,
+                    None,
+                    None,
+                )?;
                 let pid = sp.tree.pgid;
                 (sp, None, pid)
             }
@@ -99,7 +108,16 @@ impl Session {
                         "agtool session-server: cannot start a session guard ({why}); session \
                          {id} runs without one"
                     );
-                    let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env, None)?;
+                    let sp = spawn(
+                        argv,
+                        Some(workdir),
+                        None,
+                        StdinMode::Piped,
+                        tag,
+                        env,
+                        None,
+                        None,
+                    )?;
                     let pid = sp.tree.pgid;
                     (sp, None, pid)
                 }
@@ -399,6 +417,7 @@ fn start_guarded(
         tag,
         env,
         Some(writer.as_fd()),
+        None,
     )
     .map_err(|e| match e.reason.as_str() {
         // The workdir is the command's problem, whoever is started in it.
