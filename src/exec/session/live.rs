@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{PipeReader, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::Path;
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -77,6 +77,7 @@ impl Session {
         id: u64,
         argv: &[String],
         workdir: &Path,
+        workdir_fd: Option<BorrowedFd<'_>>,
         env: Option<&[(OsString, OsString)]>,
         command: String,
         tag: String,
@@ -88,7 +89,7 @@ impl Session {
                 let sp = spawn(
                     argv,
                     Some(workdir),
-                    None,
+                    workdir_fd,
                     StdinMode::Piped,
                     tag,
                     env,
@@ -98,7 +99,7 @@ impl Session {
                 let pid = sp.tree.pgid;
                 (sp, None, pid)
             }
-            Some(exe) => match start_guarded(exe, argv, workdir, env, tag.clone()) {
+            Some(exe) => match start_guarded(exe, argv, workdir, workdir_fd, env, tag.clone()) {
                 Ok(started) => started,
                 Err(GuardStart::Command(e)) => return Err(e),
                 Err(GuardStart::Unavailable(why)) => {
@@ -111,7 +112,7 @@ impl Session {
                     let sp = spawn(
                         argv,
                         Some(workdir),
-                        None,
+                        workdir_fd,
                         StdinMode::Piped,
                         tag,
                         env,
@@ -393,6 +394,7 @@ fn start_guarded(
     exe: &str,
     argv: &[String],
     workdir: &Path,
+    workdir_fd: Option<BorrowedFd<'_>>,
     env: Option<&[(OsString, OsString)]>,
     tag: String,
 ) -> Result<(Spawned, Option<ReportPipe>, i32), GuardStart> {
@@ -412,7 +414,7 @@ fn start_guarded(
     let mut sp = spawn(
         &guarded,
         Some(workdir),
-        None,
+        workdir_fd,
         StdinMode::Piped,
         tag,
         env,
