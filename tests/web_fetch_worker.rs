@@ -120,7 +120,6 @@ fn a_timed_out_fetch_stops_its_worker_in_a_long_lived_mcp_server() {
         now = threads_of(pid);
     }
     let lingered = answered.elapsed();
-    drop(send);
     let _ = child.kill();
     let _ = child.wait();
     assert!(

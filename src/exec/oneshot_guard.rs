@@ -177,7 +177,7 @@ fn now_ms() -> i64 {
     };
     // SAFETY: clock_gettime writes the timespec we own.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as i64 * 1000 + ts.tv_nsec as i64 / 1_000_000
+    ts.tv_sec * 1000 + ts.tv_nsec / 1_000_000
 }
 
 /// Waits up to `ms` for one of `set`'s signals; None on timeout.
