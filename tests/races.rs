@@ -461,6 +461,29 @@ fn exec_workdir_never_starts_outside() {
     assert!(t.ok > 0);
 }
 
+#[test]
+fn exec_command_workdir_never_starts_outside() {
+    // Issue 17, item 6: the session server looked the workdir up by name, so 9 of 60 sessions
+    // started in the outside folder. It now starts the session in the folder the client
+    // opened.
+    let r = Race::new(&[("f.txt", "inside\n")]);
+    let t = r.attack("exec-command workdir", |_, _| {
+        r.run(
+            &[
+                "exec-command",
+                "cat f.txt",
+                "--workdir",
+                "d",
+                "--yield-time-ms",
+                "5000",
+            ],
+            "",
+        )
+    });
+    r.run(&["sessions", "stop-server"], "");
+    assert!(t.ok > 0);
+}
+
 /// Whether any file under `p` (not following symlinks) holds the outside content.
 fn holds_secret(p: &Path) -> bool {
     match std::fs::symlink_metadata(p) {

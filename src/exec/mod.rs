@@ -7,6 +7,7 @@
 
 pub mod buffer;
 pub mod oneshot;
+mod oneshot_guard;
 pub mod session;
 pub mod spawn;
 pub mod tree;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use std::os::fd::AsFd;
 
 use super::buffer::{HeadTailBuffer, RenderedOutput};
+use super::oneshot_guard::OneShotGuard;
 use super::spawn::{
     FIRST_READ_CHUNK, READ_CHUNK, SpawnError, StdinMode, exit_code, next_tag, read_chunk,
     reap_blocking, spawn, try_reap, wait_io, widen_pipe, with_prefix,
@@ -168,7 +169,12 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         return Err(stopped(stop));
     }
     let start = Instant::now();
-    let mut sp = spawn(
+    // The guard ends the tree if agtool itself dies (issue 17, item 4); the child is the guard.
+    let mut guard = OneShotGuard::new().map_err(|e| SpawnError {
+        argv0: argv[0].clone(),
+        reason: format!("cannot make the guard's pipe: {e}"),
+    })?;
+    let spawned = spawn(
         &argv,
         req.workdir.as_deref(),
         req.workdir_handle.as_deref().map(AsFd::as_fd),
@@ -176,13 +182,18 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         next_tag("x"),
         None,
         None,
-    )?;
+        Some(&guard),
+    );
+    guard.spawned();
+    let mut sp = spawned?;
     let _lease = TreeLease::new(&sp.tree.tag);
     widen_pipe(&sp.output);
     let mut buf = HeadTailBuffer::new(req.max_output_bytes);
     let mut chunk = vec![0u8; FIRST_READ_CHUNK];
     let deadline = start + Duration::from_millis(req.timeout_ms);
     let mut status: Option<ExitStatus> = None;
+    // The command's code as its guard reported it (something it started lives on).
+    let mut reported: Option<i32> = None;
     let mut eof = false;
     let mut timed_out = false;
     let mut drain_deadline = deadline;
@@ -202,26 +213,27 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
             }
             return Err(stopped(stop));
         }
+        let exited_before = status.is_some() || reported.is_some();
         if status.is_none() {
             status = try_reap(&mut sp.child);
-            if status.is_some() {
-                drain_deadline = Instant::now() + DRAIN_AFTER_EXIT;
-            }
         }
-        if status.is_some() && eof {
+        if reported.is_none() {
+            reported = guard.read_exit();
+        }
+        let exited = status.is_some() || reported.is_some();
+        if exited && !exited_before {
+            drain_deadline = Instant::now() + DRAIN_AFTER_EXIT;
+        }
+        if exited && eof {
             break;
         }
         let now = Instant::now();
-        let limit = if status.is_none() {
-            deadline
-        } else {
-            drain_deadline
-        };
+        let limit = if !exited { deadline } else { drain_deadline };
         if now >= limit {
             if killed {
                 break; // a holder we cannot kill keeps the pipe open: stop reading
             }
-            timed_out = status.is_none();
+            timed_out = !exited;
             let child = &mut sp.child;
             kill_tree(&sp.tree, &mut || {
                 if status.is_none() {
@@ -235,11 +247,13 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
             }
             continue;
         }
+        let mut wake = watch.fds();
+        wake.extend(guard.fd());
         let ready = wait_io(
             (!eof).then_some(&sp.output),
             sp.pidfd.as_ref(),
             status.is_none(),
-            &watch.fds(),
+            &wake,
             limit - now,
         );
         if ready.output {
@@ -255,7 +269,15 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
         }
     }
     if !killed && may_have_survivors(&sp.tree) {
-        kill_tree(&sp.tree, &mut || {});
+        let child = &mut sp.child;
+        kill_tree(&sp.tree, &mut || {
+            if status.is_none() {
+                status = try_reap(child);
+            }
+        });
+        if status.is_none() {
+            reap_blocking(&mut sp.child, DRAIN_AFTER_EXIT);
+        }
     }
     if let Some(stop) = watch.received() {
         return Err(stopped(stop));
@@ -264,7 +286,7 @@ pub fn run(req: &ExecRequest) -> Result<ExecOutcome, ExecError> {
     let code = if timed_out {
         TIMEOUT_EXIT_CODE
     } else {
-        status.map(exit_code).unwrap_or(-1)
+        reported.or(status.map(exit_code)).unwrap_or(-1)
     };
     Ok(ExecOutcome {
         exit_code: code,

@@ -80,7 +80,9 @@ pub(crate) fn next_tag(kind: &str) -> String {
 /// swapped for a symlink after it was checked cannot redirect it. The leader is registered so
 /// the zombie sweep leaves its status to the `Child`. `report`, when given, becomes the
 /// child's file descriptor [`REPORT_FD`](super::session::guard::REPORT_FD) (the session
-/// guard's report pipe).
+/// guard's report pipe). `guard`, when given, puts a one-shot guard between agtool and the
+/// command (see [`super::oneshot_guard`]); the returned child is then the guard.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn spawn(
     argv: &[String],
     workdir: Option<&Path>,
@@ -89,6 +91,7 @@ pub(crate) fn spawn(
     tag: String,
     base_env: Option<&[(OsString, OsString)]>,
     report: Option<BorrowedFd<'_>>,
+    guard: Option<&super::oneshot_guard::OneShotGuard>,
 ) -> Result<Spawned, SpawnError> {
     let argv0 = argv.first().cloned().unwrap_or_default();
     let fail = |reason: String| SpawnError {
@@ -133,6 +136,9 @@ pub(crate) fn spawn(
     in_new_session(&mut cmd);
     if let Some(fd) = report {
         pass_fd(&mut cmd, fd.as_raw_fd(), super::session::guard::REPORT_FD);
+    }
+    if let Some(g) = guard {
+        g.install(&mut cmd); // last: the guard shares the steps above with the command
     }
     let mut leaders = Leaders::lock();
     let mut child = cmd

@@ -168,7 +168,20 @@ fn not_regular(file: &str, what: &str) -> io::Error {
     )
 }
 
-/// The bytes of the regular file `file` of `dir` (at most `cap` bytes when given) and its
+/// The error for a note file over [`MAX_NOTE_BYTES`] (`FileTooLarge`, naming its size).
+fn oversized(file: &str, size: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "{file} is {}, over the limit of {MAX_NOTE_BYTES} bytes (64 KiB) per note, so it \
+             was not read; it was not written by agtool",
+            crate::text::plural::count(size, "byte")
+        ),
+    )
+}
+
+/// The bytes of the regular file `file` of `dir` (at most `cap` bytes when given; else the
+/// whole file, refused by its size over [`MAX_NOTE_BYTES`]) and its
 /// facts; `None` when it does not exist. A symlink, folder or special file is refused
 /// (`InvalidData`) without being followed or blocked on.
 fn read_note_file(
@@ -201,11 +214,20 @@ fn read_note_file(
         size: meta.len(),
         modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
     };
-    let mut bytes = Vec::with_capacity(stat.size.min(cap.unwrap_or(u64::MAX)) as usize);
-    match cap {
-        Some(cap) => (&f).take(cap).read_to_end(&mut bytes)?,
-        None => (&f).read_to_end(&mut bytes)?,
+    // A whole read is bounded by the note limit (issue 17, item 5): a file over it was not
+    // written by agtool and is refused by its size, never loaded (a 64 GiB sparse file
+    // aborted `notes read` on the allocation).
+    let cap = match cap {
+        Some(cap) => cap,
+        None if stat.size > MAX_NOTE_BYTES as u64 => return Err(oversized(file, stat.size)),
+        None => MAX_NOTE_BYTES as u64 + 1,
     };
+    let mut bytes = Vec::with_capacity(stat.size.min(cap) as usize);
+    (&f).take(cap).read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_NOTE_BYTES {
+        // It grew while being read.
+        return Err(oversized(file, bytes.len() as u64));
+    }
     Ok(Some((bytes, stat)))
 }
 
@@ -411,7 +433,10 @@ impl<'c> Store<'c> {
         content: &str,
         append: bool,
     ) -> Result<(Vec<u8>, bool), ToolError> {
-        let before = match read_note_file(&self.dir, &name.file_name(), None) {
+        // A replacement needs only to know whether the note exists (an oversized one is
+        // replaced without being read); an append reads it, bounded by the note limit.
+        let cap = if append { None } else { Some(0) };
+        let before = match read_note_file(&self.dir, &name.file_name(), cap) {
             Ok(found) => found.map(|(bytes, _)| bytes),
             Err(e) => return Err(self.bad_file(name, &e)),
         };
@@ -552,7 +577,11 @@ impl<'c> Store<'c> {
 
     fn bad_file(&self, name: &NoteName, e: &io::Error) -> ToolError {
         let path = self.ctx.display(&self.at.real.join(name.file_name()));
-        if e.kind() == io::ErrorKind::InvalidData {
+        if e.kind() == io::ErrorKind::FileTooLarge {
+            refuse(format!(
+                "note {name} ({path}): {e}; remove it or cut it down by hand"
+            ))
+        } else if e.kind() == io::ErrorKind::InvalidData {
             refuse(format!(
                 "note {name} ({path}) is not a regular file ({e}); notes never follow symlinks: \
                  remove it or replace it with a regular file"

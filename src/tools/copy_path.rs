@@ -63,6 +63,7 @@ new file: read_file it before editing it. Use dry_run: true to see what would ha
     };
 
     fn run(ctx: &Ctx, args: CopyPathArgs) -> ToolResult {
+        let started = std::time::Instant::now();
         transfer::run(
             ctx,
             &Request {
@@ -73,6 +74,8 @@ new file: read_file it before editing it. Use dry_run: true to see what would ha
                 destination: &args.destination,
                 overwrite: args.overwrite.unwrap_or(false),
                 dry_run: args.dry_run.unwrap_or(false),
+                timeout_ms: ctx.timeout_ms.or(Self::META.timeout_ms),
+                started,
             },
         )
     }

@@ -1,6 +1,8 @@
 //! `exec-command`: start a shell command as a session that outlives the call (spec 05,
 //! "exec-command and write-stdin"). The session server lives in [`crate::exec::session`].
 
+use std::os::fd::AsRawFd;
+
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -77,9 +79,12 @@ For a command that simply runs to completion, exec is simpler.",
     }
 
     fn run(ctx: &Ctx, args: ExecCommandArgs) -> ToolResult {
-        let workdir = ctx
-            .check_workdir(args.workdir.as_deref())?
-            .unwrap_or_else(|| ctx.cwd.clone());
+        // The workdir is opened as a handle, and the session starts in that very folder.
+        let opened = ctx.open_workdir(args.workdir.as_deref())?;
+        let (workdir, workdir_fd) = match &opened {
+            Some((path, dir)) => (path.clone(), Some(dir.fd().as_raw_fd())),
+            None => (ctx.cwd.clone(), None),
+        };
         let shell = args
             .shell
             .or_else(|| ctx.config.exec.as_ref().and_then(|e| e.shell.clone()));
@@ -89,6 +94,7 @@ For a command that simply runs to completion, exec is simpler.",
         let req = ExecCommandRequest {
             cmd: args.cmd,
             workdir: Some(workdir),
+            workdir_fd,
             shell,
             login: args.login.unwrap_or(false),
             yield_time_ms: args.yield_time_ms,
@@ -106,7 +112,9 @@ For a command that simply runs to completion, exec is simpler.",
         if let Some(t) = &mut sandbox.tmpdir {
             t.disable_cleanup(true);
         }
-        let reply = session::client::exec_command(&state_dir, &req)?;
+        let reply = session::client::exec_command(&state_dir, &req);
+        drop(opened); // open until the server has started the command in it
+        let reply = reply?;
         let exit = match reply.status {
             session::SessionStatus::Exited { exit_code } => exit_code,
             session::SessionStatus::Running { .. } => 0,

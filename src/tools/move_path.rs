@@ -59,6 +59,7 @@ and a removal, all or nothing. Use dry_run: true to see what would happen.",
     };
 
     fn run(ctx: &Ctx, args: MovePathArgs) -> ToolResult {
+        let started = std::time::Instant::now();
         transfer::run(
             ctx,
             &Request {
@@ -67,6 +68,8 @@ and a removal, all or nothing. Use dry_run: true to see what would happen.",
                 destination: &args.destination,
                 overwrite: args.overwrite.unwrap_or(false),
                 dry_run: args.dry_run.unwrap_or(false),
+                timeout_ms: ctx.timeout_ms.or(Self::META.timeout_ms),
+                started,
             },
         )
     }

@@ -237,8 +237,15 @@ fn prune(dir: &Dir, keep: &str) {
     }
 }
 
+/// Largest page copy that is read back, in bytes: the whole store is kept within
+/// [`MAX_TOTAL_BYTES`], so a bigger file is not a copy this tool wrote (issue 17, item 5: a
+/// 64 GiB sparse file aborted web-fetch on the allocation). It is ignored by its size, never
+/// loaded, and the page is fetched again.
+pub const MAX_COPY_BYTES: u64 = MAX_TOTAL_BYTES;
+
 /// The bytes of the regular file `name` in `dir`; a symlink there is never followed (ELOOP),
-/// anything but a regular file is refused.
+/// anything but a regular file is refused, and so is one over [`MAX_COPY_BYTES`]
+/// (`FileTooLarge`) before anything is read.
 fn read_regular(dir: &Dir, name: &str) -> io::Result<Vec<u8>> {
     let file = dir.open_file(Path::new(name))?;
     let meta = file.metadata()?;
@@ -248,8 +255,20 @@ fn read_regular(dir: &Dir, name: &str) -> io::Result<Vec<u8>> {
             format!("{name} is not a regular file"),
         ));
     }
+    let too_big = || {
+        io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("{name} is over {MAX_COPY_BYTES} bytes"),
+        )
+    };
+    if meta.len() > MAX_COPY_BYTES {
+        return Err(too_big());
+    }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    (&file).read_to_end(&mut bytes)?;
+    (&file).take(MAX_COPY_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_COPY_BYTES {
+        return Err(too_big()); // it grew while being read
+    }
     Ok(bytes)
 }
 
@@ -371,6 +390,24 @@ mod tests {
         let (got, _) = copies.load("http://h.test/", false).unwrap();
         assert_eq!(got.text, "a\\x1b[2Jb\\u202ec");
         assert_eq!(got.final_url, "http://h.test/\\x1b]8;;evil\\x07");
+    }
+
+    #[test]
+    fn a_copy_over_its_cap_is_ignored_by_its_size() {
+        // Issue 17, item 5: a huge copy was read whole (a 64 GiB sparse one aborted
+        // web-fetch). Valid header, fresh, grown past the cap (sparse: no disk used).
+        let t = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let copies = Copies::new(&root);
+        copies.store("http://h.test/", &doc("real", false)).unwrap();
+        let file = root
+            .join(".agent-state/web")
+            .join(Copies::name_for("http://h.test/", false));
+        let f = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+        // Over the cap it is passed over by its size before any read (a sealed copy grown
+        // this way would also fail its seal, but only after being read whole).
+        f.set_len(MAX_COPY_BYTES + 1).unwrap();
+        assert!(copies.load("http://h.test/", false).is_none());
     }
 
     #[test]

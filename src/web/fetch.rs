@@ -185,6 +185,10 @@ pub fn send(url: &Url, pinned: Option<&[SocketAddr]>, clock: &Clock) -> Result<A
     clock.step(format!("waiting for {url} to answer"))?;
     let response = client
         .get(url.as_str())
+        // The request's own timeout also bounds reading the body as a whole (the client's
+        // applies to each read alone, so a worker blocked in a read of a dripping body
+        // outlived its fetch's deadline by up to the whole timeout; issue 17, item 6).
+        .timeout(clock.left())
         .header(
             reqwest::header::ACCEPT,
             "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5",

@@ -13,7 +13,9 @@ use crate::text::editable::EditableText;
 use crate::text::syntax;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::txn::{Change, Transaction, WriteOptions, texts_needed};
+use crate::workspace::txn::{
+    Change, Current, EDIT_ELSEWHERE, Transaction, WriteOptions, texts_needed, too_big_to_edit,
+};
 
 /// What a file's line in the summary says (spec 04 "Output").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,7 +188,26 @@ impl Plan {
         if self.slots.contains_key(&path.real) {
             return Ok(());
         }
-        let before = txn.load(path)?;
+        let before = match txn.load_or_size(path)? {
+            None => None,
+            Some(Current::Whole(bytes)) => Some(bytes),
+            // Refused by its size before anything is read (issue 17, item 5); a patch holds
+            // every file it changes in memory, a delete included (to restore it).
+            Some(Current::Large { size }) if use_ == Use::Delete => {
+                return Err(ToolError::refused(too_big_to_edit(
+                    &path.spelled,
+                    size,
+                    "delete it with delete_path, which does not load it",
+                )));
+            }
+            Some(Current::Large { size }) => {
+                return Err(ToolError::refused(too_big_to_edit(
+                    &path.spelled,
+                    size,
+                    EDIT_ELSEWHERE,
+                )));
+            }
+        };
         if use_ != Use::Create
             && let Some(bytes) = &before
             && let Err(stale) = txn.require_fresh(path, bytes)

@@ -40,7 +40,7 @@ use crate::text::plural::count;
 use crate::workspace::beneath::{Dir, Kind, Stat};
 use crate::workspace::context::Ctx;
 use crate::workspace::copy::{Keep, copy_entry};
-use crate::workspace::fs::{Stop, describe, interrupted_by, refusal};
+use crate::workspace::fs::{Stop, describe, interrupted_by, refusal, timed_out_by};
 use crate::workspace::journal::{self, CommitError, Left};
 use crate::workspace::policy::{Access, CheckedPath};
 use crate::workspace::tree::{self, Listing, TreeStop, Verdict};
@@ -92,6 +92,11 @@ pub struct Request<'a> {
     pub overwrite: bool,
     /// Say what would happen, change nothing.
     pub dry_run: bool,
+    /// The call's timeout in ms, counted from `started`: copying bytes stops there and is
+    /// undone (exit 124) rather than running past it. None: no limit.
+    pub timeout_ms: Option<u64>,
+    /// When the call began.
+    pub started: std::time::Instant,
 }
 
 /// Runs a move-path or copy-path call (module doc). Output: `Moved a → b`, `Copied a → b (<n>
@@ -195,7 +200,10 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
     // From here the call runs to its end even past its timeout (see write_gate); a
     // termination signal stops it before its commit point and undoes it.
     let _writing = ctx.gate.writing()?;
-    let stop = Stop::watching();
+    let mut stop = Stop::watching();
+    if let Some(ms) = req.timeout_ms {
+        stop = stop.with_deadline(req.started + std::time::Duration::from_millis(ms), ms);
+    }
     let moved_across = match req.op {
         Op::Move => move_entry(ctx, &src, &st, &listing, &dst, replace.is_some(), &stop)?,
         Op::Copy { .. } => {
@@ -688,6 +696,13 @@ fn commit_failed(verb: &str, src: &str, dst: &str, e: CommitError) -> ToolError 
 /// The error of a failed move or copy: an interruption keeps its kind (exit 128 + the
 /// signal); a destination that appeared meanwhile says so.
 fn failed(verb: &str, src: &str, dst: &str, e: &io::Error, left: String) -> ToolError {
+    if let Some(ms) = timed_out_by(e) {
+        return ToolError {
+            kind: ErrorKind::Timeout,
+            message: format!("{verb}-path timed out after {ms} ms ({src} → {dst}); {left}"),
+            fields: serde_json::Map::new(),
+        };
+    }
     if let Some(sig) = interrupted_by(e) {
         return ToolError {
             kind: ErrorKind::Interrupted(sig),

@@ -31,6 +31,52 @@ use crate::workspace::journal::{self, Left};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 
+/// Largest file agtool edits in memory, in bytes (64 MiB; issue 17, item 5). An edit holds
+/// the bytes before and after and their text, so a bigger file (a 3 GiB one took 3-6 GB) is
+/// refused by its size before anything is read; a delete does not need its bytes and goes on
+/// ([`Transaction::load_or_size`]).
+pub const MAX_EDIT_BYTES: u64 = 64 << 20;
+
+/// How much of a file over [`MAX_EDIT_BYTES`] is looked at to tell text from binary.
+pub const SNIFF_BYTES: u64 = 8 << 10;
+
+/// A file's current content as [`Transaction::load_or_size`] gives it.
+#[derive(Debug)]
+pub enum Current {
+    /// Its bytes (at most [`MAX_EDIT_BYTES`]).
+    Whole(Vec<u8>),
+    /// A file over [`MAX_EDIT_BYTES`]: only its size, in bytes.
+    Large {
+        /// Size in bytes.
+        size: u64,
+    },
+}
+
+/// What to do instead of editing a file over [`MAX_EDIT_BYTES`] in memory.
+pub const EDIT_ELSEWHERE: &str = "edit it with a command (exec: sed, a script) or split it";
+
+/// The refusal for editing a file over [`MAX_EDIT_BYTES`], naming its size, then `advice`.
+pub fn too_big_to_edit(spelled: &str, size: u64, advice: &str) -> String {
+    format!(
+        "{spelled} is {} ({}), over the {} agtool edits in memory; nothing was changed; \
+         {advice}",
+        crate::text::plural::count(size, "byte"),
+        human_size(size),
+        human_size(MAX_EDIT_BYTES)
+    )
+}
+
+/// `64 MiB`, `3.0 GiB`: a size for people, beside the exact byte count.
+fn human_size(n: u64) -> String {
+    const GIB: u64 = 1 << 30;
+    const MIB: u64 = 1 << 20;
+    if n >= GIB {
+        format!("{:.1} GiB", n as f64 / GIB as f64)
+    } else {
+        format!("{} MiB", n.div_ceil(MIB))
+    }
+}
+
 /// One file's planned change.
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -194,9 +240,24 @@ impl<'c> Transaction<'c> {
     }
 
     /// The current bytes of a file (`None` when it does not exist), read through the file
-    /// layer. Errors for a directory, a special file, an unreadable file, or a folder on the
-    /// way swapped for a symlink.
+    /// layer. Errors for a directory, a special file, an unreadable file, a folder on the way
+    /// swapped for a symlink, or a file over [`MAX_EDIT_BYTES`] (refused by its size before
+    /// anything is read; issue 17, item 5).
     pub fn load(&self, path: &CheckedPath) -> Result<Option<Vec<u8>>, ToolError> {
+        match self.load_or_size(path)? {
+            None => Ok(None),
+            Some(Current::Whole(bytes)) => Ok(Some(bytes)),
+            Some(Current::Large { size }) => Err(ToolError::refused(too_big_to_edit(
+                &path.spelled,
+                size,
+                EDIT_ELSEWHERE,
+            ))),
+        }
+    }
+
+    /// As [`Transaction::load`], but a file over [`MAX_EDIT_BYTES`] is [`Current::Large`]
+    /// with its size instead of an error, for changes that do not need its bytes (a delete).
+    pub fn load_or_size(&self, path: &CheckedPath) -> Result<Option<Current>, ToolError> {
         let cannot = |e: &std::io::Error| {
             ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(e)))
         };
@@ -219,9 +280,57 @@ impl<'c> Transaction<'c> {
                 layer::kind_name(&meta.file_type())
             )));
         }
+        if meta.len() > MAX_EDIT_BYTES {
+            return Ok(Some(Current::Large { size: meta.len() }));
+        }
         let mut bytes = Vec::with_capacity(meta.len() as usize);
-        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| cannot(&e))?;
-        Ok(Some(bytes))
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut file, MAX_EDIT_BYTES + 1),
+            &mut bytes,
+        )
+        .map_err(|e| cannot(&e))?;
+        if bytes.len() as u64 > MAX_EDIT_BYTES {
+            // It grew while being read.
+            return Ok(Some(Current::Large {
+                size: bytes.len() as u64,
+            }));
+        }
+        Ok(Some(Current::Whole(bytes)))
+    }
+
+    /// For a file over [`MAX_EDIT_BYTES`]: whether its first [`SNIFF_BYTES`] hold a NUL byte
+    /// (read_file never shows such a file, so no read can vouch for it), read in bounded
+    /// memory. Errors as [`Transaction::load`].
+    pub fn looks_binary(&self, path: &CheckedPath) -> Result<bool, ToolError> {
+        let mut head = Vec::with_capacity(SNIFF_BYTES as usize);
+        let file = self.ctx.fs.open_read(path).map_err(|e| {
+            ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(&e)))
+        })?;
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, SNIFF_BYTES), &mut head)
+            .map_err(|e| {
+                ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(&e)))
+            })?;
+        Ok(head.contains(&0))
+    }
+
+    /// The content tag of a file of any size, hashed in chunks of 1 MiB (bounded
+    /// memory; the time is that of reading the file once).
+    pub fn streamed_tag(&self, path: &CheckedPath) -> Result<String, ToolError> {
+        let cannot = |e: &std::io::Error| {
+            ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(e)))
+        };
+        let mut file = self.ctx.fs.open_read(path).map_err(|e| cannot(&e))?;
+        let mut hasher = TagHasher::new();
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            match std::io::Read::read(&mut file, &mut buf) {
+                Ok(0) => break,
+                Ok(n) => hasher.update(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(cannot(&e)),
+            }
+        }
+        Ok(hasher.tag())
     }
 
     /// The permission bits of an existing file (`None` when it cannot be read).
@@ -237,11 +346,26 @@ impl<'c> Transaction<'c> {
     /// The freshness gate (spec 01): the file's current bytes must carry the tag this agent
     /// was last shown. Runs before any matching. No-op when freshness is off.
     pub fn require_fresh(&self, path: &CheckedPath, current: &[u8]) -> Result<(), ToolError> {
+        self.require_fresh_by(path, || Ok(content_tag(current)))
+    }
+
+    /// [`Transaction::require_fresh`] with the current tag computed by `now`, only when a
+    /// read is recorded to compare it with (a streamed hash of a large file is not paid for
+    /// a refusal).
+    pub fn require_fresh_by(
+        &self,
+        path: &CheckedPath,
+        now: impl FnOnce() -> Result<String, ToolError>,
+    ) -> Result<(), ToolError> {
         if !self.ctx.freshness {
             return Ok(());
         }
-        let now = content_tag(current);
-        let recorded = self.shown_tag(path).map_err(ToolError::refused)?;
+        let recorded_now = self.shown_tag(path).map_err(ToolError::refused)?;
+        let now = match recorded_now {
+            Some(_) => now()?,
+            None => String::new(),
+        };
+        let recorded = recorded_now;
         // When reads cannot be recorded, "read it first" would send the caller in a circle:
         // say why instead (spec 01; issue 12: a read-only database).
         let unrecordable = || self.ctx.recording_problem();

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{PipeReader, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::Path;
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -77,6 +77,7 @@ impl Session {
         id: u64,
         argv: &[String],
         workdir: &Path,
+        workdir_fd: Option<BorrowedFd<'_>>,
         env: Option<&[(OsString, OsString)]>,
         command: String,
         tag: String,
@@ -85,11 +86,20 @@ impl Session {
     ) -> Result<Arc<Session>, SpawnError> {
         let (sp, report, command_pid) = match guard {
             None => {
-                let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env, None)?;
+                let sp = spawn(
+                    argv,
+                    Some(workdir),
+                    workdir_fd,
+                    StdinMode::Piped,
+                    tag,
+                    env,
+                    None,
+                    None,
+                )?;
                 let pid = sp.tree.pgid;
                 (sp, None, pid)
             }
-            Some(exe) => match start_guarded(exe, argv, workdir, env, tag.clone()) {
+            Some(exe) => match start_guarded(exe, argv, workdir, workdir_fd, env, tag.clone()) {
                 Ok(started) => started,
                 Err(GuardStart::Command(e)) => return Err(e),
                 Err(GuardStart::Unavailable(why)) => {
@@ -99,7 +109,16 @@ impl Session {
                         "agtool session-server: cannot start a session guard ({why}); session \
                          {id} runs without one"
                     );
-                    let sp = spawn(argv, Some(workdir), None, StdinMode::Piped, tag, env, None)?;
+                    let sp = spawn(
+                        argv,
+                        Some(workdir),
+                        workdir_fd,
+                        StdinMode::Piped,
+                        tag,
+                        env,
+                        None,
+                        None,
+                    )?;
                     let pid = sp.tree.pgid;
                     (sp, None, pid)
                 }
@@ -375,6 +394,7 @@ fn start_guarded(
     exe: &str,
     argv: &[String],
     workdir: &Path,
+    workdir_fd: Option<BorrowedFd<'_>>,
     env: Option<&[(OsString, OsString)]>,
     tag: String,
 ) -> Result<(Spawned, Option<ReportPipe>, i32), GuardStart> {
@@ -394,11 +414,12 @@ fn start_guarded(
     let mut sp = spawn(
         &guarded,
         Some(workdir),
-        None,
+        workdir_fd,
         StdinMode::Piped,
         tag,
         env,
         Some(writer.as_fd()),
+        None,
     )
     .map_err(|e| match e.reason.as_str() {
         // The workdir is the command's problem, whoever is started in it.

@@ -103,6 +103,14 @@ pub struct ExecCommandRequest {
     /// or as its bytes when it is not UTF-8.
     #[serde(default, with = "path_bytes")]
     pub workdir: Option<PathBuf>,
+    /// The working directory as an open descriptor of the client (its number there), which
+    /// the client keeps open until the reply: the server opens that very folder through
+    /// `/proc/<client pid>/fd/<n>` (the client's pid from the socket's peer credentials) and
+    /// starts the command in it (`fchdir`), so a folder swapped for a symlink after the
+    /// client checked it cannot redirect the session (issue 17, item 6). None: `workdir`
+    /// is looked up by name.
+    #[serde(default)]
+    pub workdir_fd: Option<i32>,
     /// Shell program; None = [`DEFAULT_SHELL`].
     pub shell: Option<String>,
     /// Run the shell as a login shell (`-lc`).

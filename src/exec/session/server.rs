@@ -338,8 +338,12 @@ impl Server {
     fn handle(self: Arc<Self>, mut stream: UnixStream) {
         let _ = stream.set_nonblocking(false);
         let _ = stream.set_read_timeout(Some(REQUEST_READ_TIMEOUT));
+        // The client's pid, for a workdir it passes as an open descriptor.
+        let peer = rustix::net::sockopt::socket_peercred(stream.as_fd())
+            .ok()
+            .map(|c| c.pid.as_raw_nonzero().get());
         let response = match receive::<Request>(&stream) {
-            Ok(req) => self.dispatch(req),
+            Ok(req) => self.dispatch(req, peer),
             Err(e) => Response::Failed {
                 error: SessionError::Server(format!(
                     "bad request: {e} (if agtool was upgraded, run `agtool sessions stop-server`)"
@@ -353,9 +357,9 @@ impl Server {
         self.active.fetch_sub(1, Ordering::SeqCst);
     }
 
-    fn dispatch(&self, req: Request) -> Response {
+    fn dispatch(&self, req: Request, peer: Option<i32>) -> Response {
         let result = match req {
-            Request::ExecCommand(r) => self.exec_command(r).map(Response::Output),
+            Request::ExecCommand(r) => self.exec_command(r, peer).map(Response::Output),
             Request::WriteStdin(r) => self.write_stdin(r).map(Response::Output),
             Request::List => Ok(Response::Sessions {
                 sessions: self.list(),
@@ -378,7 +382,11 @@ impl Server {
         result.unwrap_or_else(|error| Response::Failed { error })
     }
 
-    fn exec_command(&self, req: ExecCommandRequest) -> Result<SessionReply, SessionError> {
+    fn exec_command(
+        &self,
+        req: ExecCommandRequest,
+        peer: Option<i32>,
+    ) -> Result<SessionReply, SessionError> {
         let start = Instant::now();
         if req.cmd.trim().is_empty() {
             return Err(SessionError::EmptyCommand);
@@ -388,7 +396,16 @@ impl Server {
             Some(d) => return Err(SessionError::BadWorkdir(d.display().to_string())),
             None => std::env::current_dir().map_err(|e| SessionError::Server(e.to_string()))?,
         };
-        if !workdir.is_dir() {
+        let workdir_fd = match req.workdir_fd {
+            Some(fd) => Some(open_client_dir(peer, fd).map_err(|e| {
+                SessionError::Server(format!(
+                    "cannot open the workdir {} the client passed: {e}",
+                    workdir.display()
+                ))
+            })?),
+            None => None,
+        };
+        if workdir_fd.is_none() && !workdir.is_dir() {
             return Err(SessionError::BadWorkdir(workdir.display().to_string()));
         }
         let yield_for = clamp_yield(
@@ -436,6 +453,7 @@ impl Server {
                 id,
                 &argv,
                 &workdir,
+                workdir_fd.as_ref().map(AsFd::as_fd),
                 env.as_deref(),
                 req.cmd,
                 tag,
@@ -561,4 +579,19 @@ impl Server {
         });
         sessions.iter().map(|s| s.id).collect()
     }
+}
+
+/// Opens the folder the client `peer` holds as its descriptor `fd` (see
+/// [`ExecCommandRequest::workdir_fd`]): `/proc/<peer>/fd/<fd>` leads to that very folder,
+/// not to whatever its path names now. `O_PATH`: enough for `fchdir`, and it needs no read
+/// permission on the folder.
+fn open_client_dir(peer: Option<i32>, fd: i32) -> io::Result<std::os::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    let peer = peer.ok_or_else(|| io::Error::other("the client's pid is unknown"))?;
+    let link = format!("/proc/{peer}/fd/{fd}");
+    Ok(rustix::fs::open(
+        link.as_str(),
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?)
 }
