@@ -230,7 +230,21 @@ fn config_turns_freshness_off_and_flags_win() {
         "freshness = false\n",
     )
     .unwrap();
-    // Never read, yet the overwrite is allowed: the gate is off.
+    // Untrusted, the workspace cannot turn the gate off (spec 00, issue 17 item 6).
+    agtool(t.path())
+        .args(["write-file", "a.txt", "--content", "new\n"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("ignoring freshness"));
+    // Trusted by the user's config: never read, yet the overwrite is allowed.
+    let user = t.path().join(".no-user-config/agtool");
+    std::fs::create_dir_all(&user).unwrap();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    std::fs::write(
+        user.join("config.toml"),
+        format!("trusted_workspaces = [{:?}]\n", root.display().to_string()),
+    )
+    .unwrap();
     agtool(t.path())
         .args(["write-file", "a.txt", "--content", "new\n"])
         .assert()
