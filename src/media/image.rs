@@ -85,8 +85,8 @@ pub fn target_size(w: u32, h: u32, max_edge: u32) -> (u32, u32) {
     if scale >= 1.0 {
         return (w.max(1), h.max(1));
     }
-    let sw = ((w as f64) * scale).floor().max(1.0) as u32;
-    let sh = ((h as f64) * scale).floor().max(1.0) as u32;
+    let sw = ((w as f64) * scale + 1e-6).floor().max(1.0) as u32;
+    let sh = ((h as f64) * scale + 1e-6).floor().max(1.0) as u32;
     (sw, sh)
 }
 

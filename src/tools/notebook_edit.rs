@@ -25,6 +25,7 @@ use crate::workspace::txn::{self, After, Change, Transaction, WriteOptions};
 /// What to do with the cell.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+#[value(rename_all = "snake_case")] // the command line spells them as JSON does
 #[allow(missing_docs)] // variants carry plain comments: see read_file's Mode
 pub enum Action {
     // Replace the cell's source (and type): its outputs are cleared.

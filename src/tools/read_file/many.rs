@@ -165,9 +165,9 @@ pub fn read_many(ctx: &Ctx, args: &ReadFileArgs, list: &[String]) -> ToolResult 
     }
     if left_out > 0 {
         text.push_str(&format!(
-            "\n({} more not read: at most {MAX_FILES} files per call; narrow the list or the \
+            "\n({} not read: at most {MAX_FILES} files per call; narrow the list or the \
              pattern)\n",
-            count(left_out, "file")
+            count(left_out, "more file")
         ));
     }
     if read == 0 {
