@@ -4,15 +4,20 @@
 #   - a 30,000 x 30,000 PNG decompression bomb (target: refused within 100 MB),
 #   - page 50 of a 100-page PDF (target: < 1 s), and page 4321 of a 5,000-page PDF.
 #
-#   bench/media.sh            # builds the release binary, makes the inputs in a temp folder
+#   bench/media.sh                            # builds the release binary, makes the inputs
+#   AGTOOL_BIN=target/debug/agtool bench/media.sh   # measure a binary already built
 #
 # Needs python3 with fpdf2 (installed when missing); the PNGs are written with Python's zlib.
 # Speed is never asserted in tests; this script only reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-cargo build --release --quiet
-bin=$repo/target/release/agtool
+if [[ -n ${AGTOOL_BIN:-} ]]; then
+    bin=$(realpath "$AGTOOL_BIN")
+else
+    cargo build --release --quiet
+    bin=$repo/target/release/agtool
+fi
 py=${PYTHON:-$repo/target/mcp-venv/bin/python}
 [[ -x $py ]] || py=python3
 "$py" -c 'import fpdf' 2>/dev/null || "$py" -m pip install --quiet fpdf2

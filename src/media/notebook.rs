@@ -97,11 +97,10 @@ pub fn check_cell(cell: &Value, minor: u64) -> Result<(), String> {
         _ => return Err("source is missing or not text".to_owned()),
     }
     match c.get("id") {
-        Some(Value::String(id)) => {
-            if !valid_id(id) {
-                return Err(format!("id {id:?} is not 1-64 letters, digits, - or _"));
-            }
+        Some(Value::String(id)) if !valid_id(id) => {
+            return Err(format!("id {id:?} is not 1-64 letters, digits, - or _"));
         }
+        Some(Value::String(_)) => {}
         Some(_) => return Err("id is not a string".to_owned()),
         None if minor >= 5 => return Err("it has no id (required from nbformat 4.5)".to_owned()),
         None => {}

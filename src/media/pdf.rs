@@ -126,7 +126,7 @@ pub fn render(spelled: &str, bytes: &[u8], range: PageRange) -> Result<(String, 
     let pages = doc.get_pages();
     let total = pages.len() as u32;
     if total == 0 {
-        return Ok((format!("(no pages)\n"), 0));
+        return Ok(("(no pages)\n".to_owned(), 0));
     }
     if range.first > total {
         return Err(format!(

@@ -107,13 +107,16 @@ impl Tool for ReadFile {
     type Args = ReadFileArgs;
     const NAME: &'static str = "read_file";
     const META: ToolMeta = ToolMeta {
-        description: "Read a text file with line numbers and a content tag.\n\
+        description: "Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.\n\
 Output starts with [path#TAG]; each line is `L<n>: text`. Read a file before editing it: the write \
 tools refuse files you have not read or that changed since. Use offset/limit to page (the last line \
 says how to continue), tail for the end of a log, anchors: true to get `<n>:<hh>|` anchors for \
 edit_lines, and mode: indentation with indentation.anchor_line to see the code block around a line. \
-A directory path returns its listing.",
-        examples: "  agtool read-file src/lib.rs\n  agtool read-file src/lib.rs --offset 40 --limit 20\n  agtool read-file app.log --tail 100\n  agtool read-file src/lib.rs --anchors true",
+A directory path returns its listing. Images (png, jpg, gif, webp, bmp) come back as images you can \
+see; PDFs as text per page (pages: \"3-5\", default the first 20); notebooks (.ipynb) as cells \
+`[cell 3 · code · id=ab12]` with outputs summarised (edit them with notebook_edit). Several files \
+at once: paths: [\"a.rs\", \"src/*.rs\"] (at most 50), each with its own header or Error: line.",
+        examples: "  agtool read-file src/lib.rs\n  agtool read-file src/lib.rs --offset 40 --limit 20\n  agtool read-file app.log --tail 100\n  agtool read-file src/lib.rs --anchors true\n  agtool read-file screenshot.png\n  agtool read-file paper.pdf --pages 3-5\n  agtool read-file --paths src/lib.rs 'src/tools/*.rs'",
         group: Group::Files,
         sensitive: false,
         serial: false,
@@ -325,7 +328,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
             Ok(s) => return Ok(view_from_scan(s)),
             Err(ScanStop::Binary(len)) => {
                 return Err(ToolError::refused(
-                    DecodeError::Binary { len }.message(&spelled),
+                    DecodeError::Binary { len }.message(spelled),
                 ));
             }
             Err(ScanStop::Io(e)) => {
@@ -342,7 +345,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
     open()?
         .read_to_end(&mut bytes)
         .map_err(|e| ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e))))?;
-    let text = EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(&spelled)))?;
+    let text = EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(spelled)))?;
     let all: Vec<&str> = text.lines().collect();
     let numbers: Vec<usize> = match args.mode.unwrap_or_default() {
         Mode::Indentation => {
