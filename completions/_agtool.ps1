@@ -36,7 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
+            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
@@ -880,7 +880,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help' {
-            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
+            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')

@@ -33,7 +33,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand read-file 'Read a text file with line numbers and a content tag.'
+            cand read-file 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
@@ -820,7 +820,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;help'= {
-            cand read-file 'Read a text file with line numbers and a content tag.'
+            cand read-file 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
