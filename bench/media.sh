@@ -9,6 +9,11 @@
 #
 # Needs python3 with fpdf2 (installed when missing); the PNGs are written with Python's zlib.
 # Speed is never asserted in tests; this script only reports.
+#
+# Recorded 2026-12-03 (debug build, dependencies at opt-level 1, 2 cores at load ~17; no
+# release build was possible in the time): 4000x3000 PNG 0.45 s CPU (1.97 s wall), 70 MB peak;
+# the bomb refused in 55 ms, 21.5 MB peak; page 50 of 100 in 35 ms, 25 MB; page 4321 of 5,000
+# in 795 ms, 50 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
