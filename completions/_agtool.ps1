@@ -36,7 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
+            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('edit-file', 'edit-file', [CompletionResultType]::ParameterValue, 'Replace exact text in a file: old must occur exactly once (or pass all: true).')
             [CompletionResult]::new('edit-lines', 'edit-lines', [CompletionResultType]::ParameterValue, 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.')
             [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
+            [CompletionResult]::new('notebook-edit', 'notebook-edit', [CompletionResultType]::ParameterValue, 'Replace, insert or delete one cell of a Jupyter notebook (.ipynb).')
             [CompletionResult]::new('move-path', 'move-path', [CompletionResultType]::ParameterValue, 'Move or rename a file, a symlink or a folder inside the workspace.')
             [CompletionResult]::new('copy-path', 'copy-path', [CompletionResultType]::ParameterValue, 'Copy a file, a symlink or a folder (recursive: true) inside the workspace.')
             [CompletionResult]::new('make-dir', 'make-dir', [CompletionResultType]::ParameterValue, 'Make a folder, and any missing folders above it, inside the workspace.')
@@ -68,6 +69,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;read-file' {
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Instead of path: several files (or glob patterns such as "src/*.rs"), read in one call, each with its own [path#TAG] header; at most 50 files')
+            [CompletionResult]::new('--pages', '--pages', [CompletionResultType]::ParameterName, 'PDF pages to show: "3", "3-5" or "3-" (default the first 20)')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based (default 1)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show (default 2000)')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'slice (default) or indentation')
@@ -232,6 +235,28 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--allow-placeholders', '--allow-placeholders', [CompletionResultType]::ParameterName, 'Apply even when an Update adds a placeholder comment such as `// ... existing code` and removes lines (default false: refused)')
             [CompletionResult]::new('--check-syntax', '--check-syntax', [CompletionResultType]::ParameterName, 'Refuse a patch that adds syntax errors to a file (default true)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the unified diff of every file, write nothing (default false)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;notebook-edit' {
+            [CompletionResult]::new('--cell', '--cell', [CompletionResultType]::ParameterName, 'The cell: its id, or its number as read_file shows it (`[cell 3 · ...]`, from 1)')
+            [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, 'replace (default), insert_after, insert_before or delete')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'The cell''s new source (replace, insert_*), without line-number prefixes')
+            [CompletionResult]::new('--cell-type', '--cell-type', [CompletionResultType]::ParameterName, 'code, markdown or raw: the new cell''s type (default code), or a replaced cell''s new type (default: unchanged)')
+            [CompletionResult]::new('--allow-placeholders', '--allow-placeholders', [CompletionResultType]::ParameterName, 'Apply even when source adds a placeholder comment such as `# ... existing code` and drops lines of the old source (default false: refused)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
@@ -901,7 +926,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help' {
-            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a text file with line numbers and a content tag.')
+            [CompletionResult]::new('read-file', 'read-file', [CompletionResultType]::ParameterValue, 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.')
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
@@ -909,6 +934,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('edit-file', 'edit-file', [CompletionResultType]::ParameterValue, 'Replace exact text in a file: old must occur exactly once (or pass all: true).')
             [CompletionResult]::new('edit-lines', 'edit-lines', [CompletionResultType]::ParameterValue, 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.')
             [CompletionResult]::new('apply-patch', 'apply-patch', [CompletionResultType]::ParameterValue, 'Apply a patch that adds, deletes, updates or moves files, all or nothing.')
+            [CompletionResult]::new('notebook-edit', 'notebook-edit', [CompletionResultType]::ParameterValue, 'Replace, insert or delete one cell of a Jupyter notebook (.ipynb).')
             [CompletionResult]::new('move-path', 'move-path', [CompletionResultType]::ParameterValue, 'Move or rename a file, a symlink or a folder inside the workspace.')
             [CompletionResult]::new('copy-path', 'copy-path', [CompletionResultType]::ParameterValue, 'Copy a file, a symlink or a folder (recursive: true) inside the workspace.')
             [CompletionResult]::new('make-dir', 'make-dir', [CompletionResultType]::ParameterValue, 'Make a folder, and any missing folders above it, inside the workspace.')
@@ -954,6 +980,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;apply-patch' {
+            break
+        }
+        'agtool;help;notebook-edit' {
             break
         }
         'agtool;help;move-path' {

@@ -67,14 +67,14 @@ _agtool() {
             agtool,move-path)
                 cmd="agtool__subcmd__move__subcmd__path"
                 ;;
+            agtool,notebook-edit)
+                cmd="agtool__subcmd__notebook__subcmd__edit"
+                ;;
             agtool,notes)
                 cmd="agtool__subcmd__notes"
                 ;;
             agtool,read-file)
                 cmd="agtool__subcmd__read__subcmd__file"
-                ;;
-            agtool,sandbox)
-                cmd="agtool__subcmd__sandbox"
                 ;;
             agtool,schema)
                 cmd="agtool__subcmd__schema"
@@ -154,14 +154,14 @@ _agtool() {
             agtool__subcmd__help,move-path)
                 cmd="agtool__subcmd__help__subcmd__move__subcmd__path"
                 ;;
+            agtool__subcmd__help,notebook-edit)
+                cmd="agtool__subcmd__help__subcmd__notebook__subcmd__edit"
+                ;;
             agtool__subcmd__help,notes)
                 cmd="agtool__subcmd__help__subcmd__notes"
                 ;;
             agtool__subcmd__help,read-file)
                 cmd="agtool__subcmd__help__subcmd__read__subcmd__file"
-                ;;
-            agtool__subcmd__help,sandbox)
-                cmd="agtool__subcmd__help__subcmd__sandbox"
                 ;;
             agtool__subcmd__help,schema)
                 cmd="agtool__subcmd__help__subcmd__schema"
@@ -201,9 +201,6 @@ _agtool() {
                 ;;
             agtool__subcmd__help__subcmd__notes,write)
                 cmd="agtool__subcmd__help__subcmd__notes__subcmd__write"
-                ;;
-            agtool__subcmd__help__subcmd__sandbox,check)
-                cmd="agtool__subcmd__help__subcmd__sandbox__subcmd__check"
                 ;;
             agtool__subcmd__help__subcmd__sessions,kill)
                 cmd="agtool__subcmd__help__subcmd__sessions__subcmd__kill"
@@ -255,18 +252,6 @@ _agtool() {
                 ;;
             agtool__subcmd__notes__subcmd__help,write)
                 cmd="agtool__subcmd__notes__subcmd__help__subcmd__write"
-                ;;
-            agtool__subcmd__sandbox,check)
-                cmd="agtool__subcmd__sandbox__subcmd__check"
-                ;;
-            agtool__subcmd__sandbox,help)
-                cmd="agtool__subcmd__sandbox__subcmd__help"
-                ;;
-            agtool__subcmd__sandbox__subcmd__help,check)
-                cmd="agtool__subcmd__sandbox__subcmd__help__subcmd__check"
-                ;;
-            agtool__subcmd__sandbox__subcmd__help,help)
-                cmd="agtool__subcmd__sandbox__subcmd__help__subcmd__help"
                 ;;
             agtool__subcmd__sessions,help)
                 cmd="agtool__subcmd__sessions__subcmd__help"
@@ -329,7 +314,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions sandbox completions man session-server session-guard help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch notebook-edit move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1077,7 +1062,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions sandbox completions man session-server session-guard help"
+            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch notebook-edit move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1328,6 +1313,20 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__help__subcmd__notebook__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__help__subcmd__notes)
             opts="list read write delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1401,34 +1400,6 @@ _agtool() {
         agtool__subcmd__help__subcmd__read__subcmd__file)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__help__subcmd__sandbox)
-            opts="check"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__help__subcmd__sandbox__subcmd__check)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1942,6 +1913,76 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__notebook__subcmd__edit)
+            opts="-h --cell --action --source --cell-type --allow-placeholders --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cell)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --action)
+                    COMPREPLY=($(compgen -W "replace insert_after insert_before delete" -- "${cur}"))
+                    return 0
+                    ;;
+                --source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cell-type)
+                    COMPREPLY=($(compgen -W "code markdown raw" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow-placeholders)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__notes)
             opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list read write delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2285,12 +2326,20 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__read__subcmd__file)
-            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --paths --pages --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --paths)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2351,140 +2400,6 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__sandbox)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help check help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --root)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --groups)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --timeout-ms)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --notes-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --skills-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__sandbox__subcmd__check)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --root)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --groups)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --timeout-ms)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --notes-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --skills-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__sandbox__subcmd__help)
-            opts="check help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__sandbox__subcmd__help__subcmd__check)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agtool__subcmd__sandbox__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -33,7 +33,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand read-file 'Read a text file with line numbers and a content tag.'
+            cand read-file 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
@@ -41,6 +41,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+            cand notebook-edit 'Replace, insert or delete one cell of a Jupyter notebook (.ipynb).'
             cand move-path 'Move or rename a file, a symlink or a folder inside the workspace.'
             cand copy-path 'Copy a file, a symlink or a folder (recursive: true) inside the workspace.'
             cand make-dir 'Make a folder, and any missing folders above it, inside the workspace.'
@@ -64,6 +65,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agtool;read-file'= {
+            cand --paths 'Instead of path: several files (or glob patterns such as "src/*.rs"), read in one call, each with its own [path#TAG] header; at most 50 files'
+            cand --pages 'PDF pages to show: "3", "3-5" or "3-" (default the first 20)'
             cand --offset 'First line to show, 1-based (default 1)'
             cand --limit 'Most lines to show (default 2000)'
             cand --mode 'slice (default) or indentation'
@@ -221,6 +224,27 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --allow-placeholders 'Apply even when an Update adds a placeholder comment such as `// ... existing code` and removes lines (default false: refused)'
             cand --check-syntax 'Refuse a patch that adds syntax errors to a file (default true)'
             cand --dry-run 'Show the unified diff of every file, write nothing (default false)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;notebook-edit'= {
+            cand --cell 'The cell: its id, or its number as read_file shows it (`[cell 3 · ...]`, from 1)'
+            cand --action 'replace (default), insert_after, insert_before or delete'
+            cand --source 'The cell''s new source (replace, insert_*), without line-number prefixes'
+            cand --cell-type 'code, markdown or raw: the new cell''s type (default code), or a replaced cell''s new type (default: unchanged)'
+            cand --allow-placeholders 'Apply even when source adds a placeholder comment such as `# ... existing code` and drops lines of the old source (default false: refused)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -837,7 +861,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;help'= {
-            cand read-file 'Read a text file with line numbers and a content tag.'
+            cand read-file 'Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.'
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
@@ -845,6 +869,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
             cand apply-patch 'Apply a patch that adds, deletes, updates or moves files, all or nothing.'
+            cand notebook-edit 'Replace, insert or delete one cell of a Jupyter notebook (.ipynb).'
             cand move-path 'Move or rename a file, a symlink or a folder inside the workspace.'
             cand copy-path 'Copy a file, a symlink or a folder (recursive: true) inside the workspace.'
             cand make-dir 'Make a folder, and any missing folders above it, inside the workspace.'
@@ -882,6 +907,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;edit-lines'= {
         }
         &'agtool;help;apply-patch'= {
+        }
+        &'agtool;help;notebook-edit'= {
         }
         &'agtool;help;move-path'= {
         }

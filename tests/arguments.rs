@@ -137,7 +137,7 @@ fn wrong_types_are_all_reported_at_once() {
         "/anchors: expected boolean, got \"yes\"",
         "/indentation/max_levels: expected integer",
         "/indentation/bogus: unknown field",
-        "/colour: unknown field (known fields: path, offset, limit, mode, indentation, anchors, tail)",
+        "/colour: unknown field (known fields: path, paths, pages, offset, limit, mode, indentation, anchors, tail)",
     ] {
         assert!(out.err.contains(line), "missing {line:?} in:\n{}", out.err);
     }
@@ -343,6 +343,8 @@ fn schema_keeps_declaration_order_in_every_format() {
             "read_file",
             &[
                 "path",
+                "paths",
+                "pages",
                 "offset",
                 "limit",
                 "mode",

@@ -371,7 +371,7 @@ fn short_help_starts_with_the_tool_summary() {
     let out = agtool(t.path()).args(["read-file", "-h"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with("Read a text file with line numbers and a content tag."),
+        text.starts_with("Read a file with line numbers and a content tag; also images, PDFs"),
         "{text}"
     );
 }

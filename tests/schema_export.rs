@@ -329,7 +329,14 @@ fn strict_schemas_keep_optional_fields_optional_and_constraints_readable() {
     let ws = Ws::new();
     let defs = export(&ws, &["--format", "openai", "--strict", "read_file"]);
     let p = &defs[0]["function"]["parameters"]["properties"];
-    assert_eq!(p["path"]["type"], "string");
+    // read_file takes path or paths (spec 09): both optional. A required field keeps its
+    // plain type.
+    assert_eq!(p["path"]["type"], json!(["string", "null"]));
+    let edit = export(&ws, &["--format", "openai", "--strict", "edit_file"]);
+    assert_eq!(
+        edit[0]["function"]["parameters"]["properties"]["path"]["type"],
+        "string"
+    );
     assert_eq!(p["offset"]["type"], json!(["integer", "null"]));
     assert!(
         p["offset"]["description"]

@@ -17,6 +17,7 @@ pub mod grep;
 pub mod list_dir;
 pub mod make_dir;
 pub mod move_path;
+pub mod notebook_edit;
 pub mod notes_delete;
 pub mod notes_list;
 pub mod notes_read;
@@ -42,7 +43,7 @@ use crate::workspace::context::Ctx;
 pub enum Group {
     /// read_file list_dir glob grep: on by default.
     Files,
-    /// write_file edit_file edit_lines apply_patch move_path copy_path make_dir.
+    /// write_file edit_file edit_lines apply_patch notebook_edit move_path copy_path make_dir.
     Edit,
     /// delete_path.
     Delete,
@@ -258,6 +259,7 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<edit_file::EditFile>(),
         spec::<edit_lines::EditLines>(),
         spec::<apply_patch::ApplyPatch>(),
+        spec::<notebook_edit::NotebookEdit>(),
         spec::<move_path::MovePath>(),
         spec::<copy_path::CopyPath>(),
         spec::<make_dir::MakeDir>(),

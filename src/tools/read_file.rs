@@ -9,6 +9,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult, io_reason};
+
+mod many;
+mod media;
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
@@ -61,8 +64,19 @@ pub struct Indentation {
 #[serde(deny_unknown_fields)]
 pub struct ReadFileArgs {
     /// The file to read (relative to the current directory). A directory is listed instead.
+    /// Images (.png .jpg .jpeg .gif .webp .bmp) come back as images, PDFs as text per page,
+    /// notebooks (.ipynb) as cells.
     #[schemars(length(max = crate::args::MAX_PATH_CHARS))]
-    pub path: String,
+    pub path: Option<String>,
+    /// Instead of path: several files (or glob patterns such as "src/*.rs"), read in one call,
+    /// each with its own [path#TAG] header; at most 50 files.
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    #[schemars(length(min = 1, max = many::MAX_ENTRIES), inner(length(max = crate::args::MAX_PATH_CHARS)))]
+    pub paths: Option<Vec<String>>,
+    /// PDF pages to show: "3", "3-5" or "3-" (default the first 20).
+    #[arg(long)]
+    #[schemars(length(max = 64))]
+    pub pages: Option<String>,
     /// First line to show, 1-based (default 1).
     #[arg(long)]
     #[schemars(range(min = 1))]
@@ -93,13 +107,16 @@ impl Tool for ReadFile {
     type Args = ReadFileArgs;
     const NAME: &'static str = "read_file";
     const META: ToolMeta = ToolMeta {
-        description: "Read a text file with line numbers and a content tag.\n\
+        description: "Read a file with line numbers and a content tag; also images, PDFs, notebooks, several files.\n\
 Output starts with [path#TAG]; each line is `L<n>: text`. Read a file before editing it: the write \
 tools refuse files you have not read or that changed since. Use offset/limit to page (the last line \
 says how to continue), tail for the end of a log, anchors: true to get `<n>:<hh>|` anchors for \
 edit_lines, and mode: indentation with indentation.anchor_line to see the code block around a line. \
-A directory path returns its listing.",
-        examples: "  agtool read-file src/lib.rs\n  agtool read-file src/lib.rs --offset 40 --limit 20\n  agtool read-file app.log --tail 100\n  agtool read-file src/lib.rs --anchors true",
+A directory path returns its listing. Images (png, jpg, gif, webp, bmp) come back as images you can \
+see; PDFs as text per page (pages: \"3-5\", default the first 20); notebooks (.ipynb) as cells \
+`[cell 3 · code · id=ab12]` with outputs summarised (edit them with notebook_edit). Several files \
+at once: paths: [\"a.rs\", \"src/*.rs\"] (at most 50), each with its own header or Error: line.",
+        examples: "  agtool read-file src/lib.rs\n  agtool read-file src/lib.rs --offset 40 --limit 20\n  agtool read-file app.log --tail 100\n  agtool read-file src/lib.rs --anchors true\n  agtool read-file screenshot.png\n  agtool read-file paper.pdf --pages 3-5\n  agtool read-file --paths src/lib.rs 'src/tools/*.rs'",
         group: Group::Files,
         sensitive: false,
         serial: false,
@@ -113,6 +130,46 @@ A directory path returns its listing.",
     };
 
     fn run(ctx: &Ctx, args: ReadFileArgs) -> ToolResult {
+        match (&args.path, &args.paths) {
+            (Some(_), Some(_)) => Err(ToolError::usage(
+                "give path (one file) or paths (several), not both",
+            )),
+            (None, None) => Err(ToolError::usage(
+                "give path (one file) or paths (several files or globs)",
+            )),
+            (None, Some(list)) => many::read_many(ctx, &args, list),
+            (Some(spelled), None) => {
+                let (mut out, seen) = read_one(ctx, &args, spelled)?;
+                if let Some(seen) = seen
+                    && let Some(note) = ctx.register_tag(&seen.real, &seen.tag)
+                {
+                    out.text.push_str(&note);
+                    out.text.push('\n');
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// A file shown whose tag is to be recorded for freshness (spec 01): the caller records it
+/// once the output is sure to reach the model.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    /// The resolved path.
+    pub real: std::path::PathBuf,
+    /// Its content tag.
+    pub tag: String,
+}
+
+/// Reads one path as read_file does, without recording the tag: the output (text and
+/// `--json` fields, an image in the `images` field) and what to record.
+pub fn read_one(
+    ctx: &Ctx,
+    args: &ReadFileArgs,
+    spelled: &str,
+) -> Result<(Output, Option<Seen>), ToolError> {
+    {
         if args.tail.is_some() && args.offset.is_some() {
             return Err(ToolError::usage("tail cannot be combined with offset"));
         }
@@ -121,45 +178,47 @@ A directory path returns its listing.",
                 "tail cannot be combined with mode indentation",
             ));
         }
-        let checked = ctx.check_path(&args.path, Access::Read)?;
+        let checked = ctx.check_path(spelled, Access::Read)?;
         // Opened through the file layer, without blocking: no symlink swapped in after the
         // check is followed, and a FIFO is never waited on.
         let file = ctx
             .fs
             .open_read(&checked)
-            .map_err(|e| refusal("read", &args.path, &e))?;
-        let meta = file
-            .metadata()
-            .map_err(|e| refusal("read", &args.path, &e))?;
+            .map_err(|e| refusal("read", spelled, &e))?;
+        let meta = file.metadata().map_err(|e| refusal("read", spelled, &e))?;
         if meta.is_dir() {
-            return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false);
+            return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false)
+                .map(|out| (out, None));
         }
         if !meta.is_file() {
             // Opening a FIFO would block until a writer appears; a device may never end.
             return Err(ToolError::refused(format!(
                 "{} is not a regular file ({}); read_file reads files and folders only",
-                args.path,
+                spelled,
                 crate::workspace::fs::kind_name(&meta.file_type())
             )));
         }
-        let view = load(&file, &args, meta.len())?;
+        if let Some(read) = media::read_media(ctx, args, spelled, &checked, &file, meta.len()) {
+            return read;
+        }
+        let view = load(&file, args, spelled, meta.len())?;
         let style = if args.anchors.unwrap_or(false) {
             LineStyle::Anchored
         } else {
             LineStyle::Numbered
         };
-        let mut text = header(&args.path, &view);
+        let mut text = header(spelled, &view);
         let offset = args.offset.unwrap_or(1) as usize;
         if view.total_lines == 0 {
             text.push_str("(empty file)\n");
         } else if view.lines.is_empty() && args.tail.is_none() {
             let first = match args.mode.unwrap_or_default() {
                 Mode::Slice => offset,
-                Mode::Indentation => anchor_line(&args) as usize,
+                Mode::Indentation => anchor_line(args) as usize,
             };
             return Err(ToolError::refused(format!(
                 "offset {first} is past the end of {} ({})",
-                args.path,
+                spelled,
                 count(view.total_lines, "line")
             )));
         }
@@ -183,14 +242,17 @@ A directory path returns its listing.",
                 ));
             }
         }
-        if let Some(note) = ctx.register_tag(&checked.real, &view.tag) {
-            text.push_str(&note);
-            text.push('\n');
-        }
-        Ok(Output::text(text)
-            .with("path", checked.spelled.clone())
-            .with("tag", view.tag.clone())
-            .with("total_lines", view.total_lines))
+        let seen = Seen {
+            real: checked.real.clone(),
+            tag: view.tag.clone(),
+        };
+        Ok((
+            Output::text(text)
+                .with("path", checked.spelled.clone())
+                .with("tag", view.tag.clone())
+                .with("total_lines", view.total_lines),
+            Some(seen),
+        ))
     }
 }
 
@@ -245,7 +307,7 @@ fn header(spelled: &str, view: &View) -> String {
 
 /// Reads the file: one streaming pass for UTF-8 slice/tail reads, a whole-file decode for
 /// indentation mode and for other encodings.
-fn load(file: &File, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> {
+fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<View, ToolError> {
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT) as usize;
     let offset = args.offset.unwrap_or(1) as usize;
     let window = match args.tail {
@@ -259,22 +321,20 @@ fn load(file: &File, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
     let open = || {
         file.try_clone()
             .and_then(|mut f| f.seek(SeekFrom::Start(0)).map(|_| f))
-            .map_err(|e| {
-                ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e)))
-            })
+            .map_err(|e| ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e))))
     };
     if args.mode.unwrap_or_default() == Mode::Slice {
         match scan::scan(&open()?, size, window) {
             Ok(s) => return Ok(view_from_scan(s)),
             Err(ScanStop::Binary(len)) => {
                 return Err(ToolError::refused(
-                    DecodeError::Binary { len }.message(&args.path),
+                    DecodeError::Binary { len }.message(spelled),
                 ));
             }
             Err(ScanStop::Io(e)) => {
                 return Err(ToolError::refused(format!(
                     "cannot read {}: {}",
-                    args.path,
+                    spelled,
                     io_reason(&e)
                 )));
             }
@@ -284,9 +344,8 @@ fn load(file: &File, args: &ReadFileArgs, size: u64) -> Result<View, ToolError> 
     let mut bytes = Vec::with_capacity(size as usize);
     open()?
         .read_to_end(&mut bytes)
-        .map_err(|e| ToolError::refused(format!("cannot read {}: {}", args.path, io_reason(&e))))?;
-    let text =
-        EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(&args.path)))?;
+        .map_err(|e| ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e))))?;
+    let text = EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(spelled)))?;
     let all: Vec<&str> = text.lines().collect();
     let numbers: Vec<usize> = match args.mode.unwrap_or_default() {
         Mode::Indentation => {

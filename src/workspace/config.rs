@@ -36,6 +36,8 @@ pub struct Config {
     pub skills: Option<SkillsConfig>,
     /// Tool groups enabled for `call`, `mcp` and `schema`.
     pub tools: Option<ToolsConfig>,
+    /// read_file's media settings (spec 09).
+    pub read: Option<ReadConfig>,
     /// Workspace roots whose `.agent-state/config.toml` may widen the policy (spec 00,
     /// "Workspace trust"). Read from the user's file and `--config` files only: absolute
     /// paths, or `~/...` under `$HOME`; a workspace matches when its root is one of them.
@@ -98,6 +100,14 @@ pub struct SkillsConfig {
 pub struct ToolsConfig {
     /// Enabled groups, e.g. `["files", "edit"]`.
     pub groups: Option<Vec<String>>,
+}
+
+/// `[read]` table (spec 09, "Images, PDFs, notebooks, several files at once").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ReadConfig {
+    /// Longest edge of an image sent to the model, in pixels (default 1568).
+    pub image_max_edge: Option<u32>,
 }
 
 /// Takes `over` where it is set, else `base`.
@@ -175,6 +185,9 @@ impl Config {
             }),
             tools: merge_table(self.tools, over.tools, |b, o| ToolsConfig {
                 groups: pick(b.groups, o.groups),
+            }),
+            read: merge_table(self.read, over.read, |b, o| ReadConfig {
+                image_max_edge: pick(b.image_max_edge, o.image_max_edge),
             }),
             trusted_workspaces: pick(self.trusted_workspaces, over.trusted_workspaces),
         }

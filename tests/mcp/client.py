@@ -74,7 +74,9 @@ async def basics(agtool: str, workspace: str) -> None:
             assert names == ["read_file", "list_dir", "glob", "grep"], names
             read = tools[0]
             assert read.annotations.read_only_hint is True, read.annotations
-            assert read.input_schema["required"] == ["path"], read.input_schema
+            # path or paths (spec 09): neither is required on its own.
+            assert "path" in read.input_schema["properties"], read.input_schema
+            assert "paths" in read.input_schema["properties"], read.input_schema
 
             result = await client.call_tool("read_file", {"path": "hello.txt"})
             assert result.is_error is False, result
@@ -148,7 +150,33 @@ async def concurrent(agtool: str, workspace: str, marker: str) -> None:
     print("ok concurrent")
 
 
-SCENARIOS = {"basics": basics, "cancel": cancel, "concurrent": concurrent}
+async def image(agtool: str, workspace: str, width: str, height: str) -> None:
+    """read_file of an image: one text line, then an `image` content item (spec 09)."""
+    import base64
+    import struct
+
+    async with Client(server(agtool, workspace, "files")) as client:
+        result = await client.call_tool("read_file", {"path": "shot.png"})
+        assert result.is_error is False, result
+        assert len(result.content) == 2, result
+        line, picture = result.content
+        assert line.type == "text" and line.text.startswith("Image: shot.png (PNG, "), line
+        assert picture.type == "image", picture
+        assert picture.mime_type == "image/png", picture.mime_type
+        data = base64.b64decode(picture.data)
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:8]
+        w, h = struct.unpack(">II", data[16:24])
+        assert (w, h) == (int(width), int(height)), (w, h)
+        assert f"sent as {w}x{h}" in line.text, line.text
+        assert len(data) <= 5 * 1024 * 1024
+        # A broken image is one `Error:` text item, marked as an error.
+        result = await client.call_tool("read_file", {"path": "broken.png"})
+        assert result.is_error is True, result
+        assert text_of(result).startswith("Error: broken.png cannot be read as an image"), result
+    print("ok image")
+
+
+SCENARIOS = {"basics": basics, "cancel": cancel, "concurrent": concurrent, "image": image}
 
 if __name__ == "__main__":
     name, agtool, workspace, *rest = sys.argv[1:]

@@ -92,7 +92,7 @@ impl Server {
     /// tool errors) or a timeout. A call interrupted by a termination signal stops the server.
     fn answer(&self, result: ToolResult) -> CallToolResult {
         match result {
-            Ok(out) => CallToolResult::success(vec![ContentBlock::text(out.text)]),
+            Ok(out) => CallToolResult::success(content_of(out)),
             Err(e) => {
                 if let ErrorKind::Interrupted(sig) = e.kind {
                     self.exit_code.store(128 + sig, Ordering::SeqCst);
@@ -102,6 +102,23 @@ impl Server {
             }
         }
     }
+}
+
+/// A result's content items: its text, then one `image` item for each entry of the
+/// `images` field (`{"mime_type", "data"}`, base64) a media read returns (spec 09).
+fn content_of(out: crate::error::Output) -> Vec<ContentBlock> {
+    let mut content = vec![ContentBlock::text(out.text)];
+    if let Some(Value::Array(images)) = out.fields.get("images") {
+        for image in images {
+            if let (Some(data), Some(mime)) = (
+                image.get("data").and_then(Value::as_str),
+                image.get("mime_type").and_then(Value::as_str),
+            ) {
+                content.push(ContentBlock::image(data, mime));
+            }
+        }
+    }
+    content
 }
 
 fn error_result(message: &str) -> CallToolResult {
