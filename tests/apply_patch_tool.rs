@@ -38,7 +38,7 @@ fn input_file_flag_args_json_and_call_give_the_same_result() {
             }
         }
         cmd.assert().success().stdout(predicate::str::starts_with(
-            "Success. Updated the following files:\nM a.txt [#",
+            "Success. Updated the following files:\nM [a.txt#",
         ));
         assert_eq!(content(&root, "a.txt"), "two\n", "way {way}");
     }
@@ -107,7 +107,7 @@ fn json_output_has_per_file_results_and_notes() {
         v["output"]
             .as_str()
             .unwrap()
-            .contains(&format!("A n.txt [#{tag}]"))
+            .contains(&format!("A [n.txt#{tag}]"))
     );
     assert!(
         v["output"].as_str().unwrap().ends_with(
@@ -253,7 +253,7 @@ fn executable_bit_and_symlinks_are_kept() {
         .write_stdin(patch("*** Update File: run.sh\n #!/bin/sh\n-echo 1\n+echo 2\n*** Update File: link.txt\n-r\n+R\n"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("M link.txt [#"));
+        .stdout(predicate::str::contains("M [link.txt#"));
     let mode = std::fs::metadata(root.join("run.sh"))
         .unwrap()
         .permissions()
