@@ -626,3 +626,20 @@ fn an_array_given_to_call_points_to_batch() {
         assert!(out.err.contains("agtool call --batch"), "{}", out.err);
     }
 }
+
+/// Issue 18 §2: each face's descriptions say what is true for it. Through `call` paths are
+/// relative to the directory agtool runs in; an MCP server resolves them against its own
+/// working directory (the workspace root when the host starts it elsewhere), which its
+/// instructions name.
+#[test]
+fn mcp_descriptions_do_not_speak_of_the_current_directory() {
+    let ws = Ws::new();
+    let mcp = serde_json::to_string(&export(&ws, &["--format", "mcp"])).unwrap();
+    assert!(!mcp.contains("current directory"), "{mcp}");
+    assert!(
+        mcp.contains("The file to read (relative to the server's working directory, named in its instructions)"),
+        "{mcp}"
+    );
+    let anthropic = serde_json::to_string(&export(&ws, &["--format", "anthropic"])).unwrap();
+    assert!(anthropic.contains("The file to read (relative to the current directory)"));
+}

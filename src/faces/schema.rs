@@ -135,6 +135,35 @@ pub fn annotations(meta: &ToolMeta) -> Value {
     })
 }
 
+/// How descriptions name the directory relative paths resolve against: true for `call` and
+/// the CLI, which run where the host runs them.
+const CWD: &str = "the current directory";
+
+/// The same for an MCP server (issue 18 §2): it resolves paths against its own working
+/// directory (the workspace root when the host started it outside the workspace), which its
+/// `instructions` name.
+const MCP_CWD: &str = "the server's working directory, named in its instructions";
+
+/// Replaces `from` with `to` in every `description` of a schema, at every depth.
+fn say_in_descriptions(node: &mut Value, from: &str, to: &str) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    Value::String(text) if key == "description" && text.contains(from) => {
+                        *text = text.replace(from, to);
+                    }
+                    other => say_in_descriptions(other, from, to),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| say_in_descriptions(item, from, to)),
+        _ => {}
+    }
+}
+
 /// One tool's definition in `shape`: a portable schema (see [`portable`]), made strict when
 /// asked, wrapped the way the API wants it.
 pub fn definition(tool: &Exposed, shape: Shape) -> Value {
@@ -148,9 +177,15 @@ pub fn definition(tool: &Exposed, shape: Shape) -> Value {
     if shape.format == Format::Gemini {
         gemini(&mut schema);
     }
+    if shape.format == Format::Mcp {
+        say_in_descriptions(&mut schema, CWD, MCP_CWD);
+    }
     // The description as this format shows it: each step a plain transform of the text (and
     // of the schema where text moves into it), so another one slots in between.
     let mut description = tool.view.description.to_string();
+    if shape.format == Format::Mcp {
+        description = description.replace(CWD, MCP_CWD);
+    }
     fit_description(
         &mut description,
         &mut schema,
