@@ -214,7 +214,7 @@ pub const GEMINI_KEYWORDS: [&str; 22] = [
 /// strings) moved into the description as [`strict`] does. agtool still validates calls
 /// against the original schema.
 pub fn gemini(schema: &mut Value) {
-    let defs = schema.as_object_mut().and_then(|root| {
+    let defs = schema.as_object_mut().map(|root| {
         let mut defs = Map::new();
         for key in ["$defs", "definitions"] {
             if let Some(Value::Object(d)) = root.remove(key) {
@@ -223,7 +223,7 @@ pub fn gemini(schema: &mut Value) {
                 }
             }
         }
-        Some(defs)
+        defs
     });
     gemini_node(schema, defs.as_ref().unwrap_or(&Map::new()), 0);
 }

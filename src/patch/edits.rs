@@ -81,10 +81,10 @@ impl fmt::Display for MatchNote {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChunkError {
     /// A chunk or `@@` line was not found.
-    NotFound(SeekError),
+    NotFound(Box<SeekError>),
     /// A chunk matched only with leading whitespace ignored and no consistent re-indentation of
     /// its `+` lines exists.
-    Indentation(IndentError),
+    Indentation(Box<IndentError>),
 }
 
 impl fmt::Display for ChunkError {
@@ -242,7 +242,7 @@ impl Search<'_> {
             let Some((at, pass)) = seek(file_lines, &pattern, cursor, false) else {
                 let expected = vec![format!("@@ {}", context.text)];
                 let e = self.not_found(context.patch_line, &pattern, expected, cursor);
-                return Err(ChunkError::NotFound(e));
+                return Err(ChunkError::NotFound(Box::new(e)));
             };
             note(applied, number, NoteSubject::AtContext, pass, at, None);
             cursor = at + 1;
@@ -260,7 +260,7 @@ impl Search<'_> {
             let old = old_lines(&chunk.lines);
             let expected = old.iter().map(|line| line.to_string()).collect();
             let e = self.not_found(chunk.body_line, &old, expected, cursor);
-            return Err(ChunkError::NotFound(e));
+            return Err(ChunkError::NotFound(Box::new(e)));
         };
         if old_lines(&body).is_empty() {
             applied.edits.push(LineEdit {
@@ -274,13 +274,13 @@ impl Search<'_> {
         if pass >= Pass::SurroundingWhitespace {
             let matched = &file_lines[start..start + old_lines(&body).len()];
             reindented = reindent(matched, &mut body).map_err(|conflict| {
-                ChunkError::Indentation(IndentError {
+                ChunkError::Indentation(Box::new(IndentError {
                     path: self.path.to_string(),
                     chunk: number,
                     patch_line: chunk.body_line,
                     start,
                     conflict,
-                })
+                }))
             })?;
         }
         note(applied, number, NoteSubject::Body, pass, start, reindented);

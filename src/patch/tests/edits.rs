@@ -28,7 +28,7 @@ fn lines(result: Result<(Vec<String>, Vec<MatchNote>), ChunkError>) -> Vec<Strin
 /// The not-found error of a run that must fail that way.
 fn not_found(result: Result<(Vec<String>, Vec<MatchNote>), ChunkError>) -> SeekError {
     match result {
-        Err(ChunkError::NotFound(e)) => e,
+        Err(ChunkError::NotFound(e)) => *e,
         other => panic!("expected a not-found error, got {other:?}"),
     }
 }
