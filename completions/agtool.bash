@@ -2415,7 +2415,7 @@ _agtool() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "anthropic openai openai-responses mcp gemini" -- "${cur}"))
                     return 0
                     ;;
                 --root)

@@ -547,7 +547,8 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l format -d 'The API whose tool shape to print' -r -f -a "anthropic\t''
 openai\t''
 openai-responses\t''
-mcp\t''"
+mcp\t''
+gemini\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r

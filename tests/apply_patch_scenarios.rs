@@ -194,23 +194,23 @@ fn run_scenario(dir: &Path) -> Vec<String> {
     problems
 }
 
-/// `text` with every content tag `[#XXXXXXXX]` written as `[#TAG]`.
+/// `text` with every content tag `[path#XXXXXXXX]` written as `[path#TAG]`.
 fn mask_tags(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find("[#") {
+    while let Some(at) = rest.find('#') {
         out.push_str(&rest[..at]);
-        let tail = &rest[at + 2..];
+        let tail = &rest[at + 1..];
         let is_tag = tail.len() >= 9
             && tail.as_bytes()[8] == b']'
             && tail[..8]
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b));
         if is_tag {
-            out.push_str("[#TAG]");
+            out.push_str("#TAG]");
             rest = &tail[9..];
         } else {
-            out.push_str("[#");
+            out.push('#');
             rest = tail;
         }
     }

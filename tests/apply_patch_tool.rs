@@ -38,7 +38,7 @@ fn input_file_flag_args_json_and_call_give_the_same_result() {
             }
         }
         cmd.assert().success().stdout(predicate::str::starts_with(
-            "Success. Updated the following files:\nM a.txt [#",
+            "Success. Updated the following files:\nM [a.txt#",
         ));
         assert_eq!(content(&root, "a.txt"), "two\n", "way {way}");
     }
@@ -107,7 +107,7 @@ fn json_output_has_per_file_results_and_notes() {
         v["output"]
             .as_str()
             .unwrap()
-            .contains(&format!("A n.txt [#{tag}]"))
+            .contains(&format!("A [n.txt#{tag}]"))
     );
     assert!(
         v["output"].as_str().unwrap().ends_with(
@@ -253,7 +253,7 @@ fn executable_bit_and_symlinks_are_kept() {
         .write_stdin(patch("*** Update File: run.sh\n #!/bin/sh\n-echo 1\n+echo 2\n*** Update File: link.txt\n-r\n+R\n"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("M link.txt [#"));
+        .stdout(predicate::str::contains("M [link.txt#"));
     let mode = std::fs::metadata(root.join("run.sh"))
         .unwrap()
         .permissions()
@@ -371,4 +371,67 @@ fn dry_run_of_delete_then_add_diffs_against_the_old_content() {
             "--- a/r.txt\n+++ b/r.txt\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n",
         ));
     assert_eq!(content(&root, "r.txt"), "old\nsame\n");
+}
+
+/// Issue 18 §1: a chunk that matches only with leading whitespace ignored gets its `+` lines
+/// re-indented by the file's indentation, and the result says so.
+#[test]
+fn a_chunk_matched_ignoring_indentation_is_re_indented() {
+    let py = "def f(x):\n    if x:\n        return 1\n    return 0\n";
+    let (_t, root) = workspace(&[("a.py", py)]);
+    read(&root, "a.py");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: a.py\n@@\n-return 1\n+return 10\n"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "a.py: chunk 1 matched ignoring leading and trailing whitespace at line 3; its + \
+             lines were indented 8 more spaces to match the file",
+        ));
+    assert_eq!(
+        content(&root, "a.py"),
+        "def f(x):\n    if x:\n        return 10\n    return 0\n"
+    );
+}
+
+/// Issue 18 §1: nested blocks among the `+` lines keep their relative indentation; tabs are
+/// added as tabs.
+#[test]
+fn re_indented_added_lines_keep_their_nesting_and_tabs() {
+    let go = "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n";
+    let (_t, root) = workspace(&[("a.go", go)]);
+    read(&root, "a.go");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(
+            "*** Update File: a.go\n@@\n if x {\n-\treturn 1\n+\tif y {\n+\t\treturn 2\n+\t}\n+\treturn 1\n",
+        ))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("indented 1 more tab to match the file"));
+    assert_eq!(
+        content(&root, "a.go"),
+        "func f() {\n\tif x {\n\t\tif y {\n\t\t\treturn 2\n\t\t}\n\t\treturn 1\n\t}\n}\n"
+    );
+}
+
+/// Issue 18 §1: when the matched lines differ from the patch's by different amounts, no
+/// re-indentation is safe: the chunk is refused and nothing changes.
+#[test]
+fn a_chunk_with_inconsistent_indentation_is_refused() {
+    let py = "def f(x):\n    if x:\n        return 1\n    return 0\n";
+    let (_t, root) = workspace(&[("a.py", py)]);
+    read(&root, "a.py");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(
+            "*** Update File: a.py\n@@\n if x:\n-return 1\n+return 10\n",
+        ))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "Error: a.py: chunk 1 (patch line 4) matched at line 2 only ignoring leading whitespace",
+        ));
+    assert_eq!(content(&root, "a.py"), py);
 }

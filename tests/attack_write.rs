@@ -47,7 +47,7 @@ fn cli_expected_mtime_in_integer_ms_is_a_guard() {
         None,
     )
     .code(0)
-    .says("Wrote a.txt");
+    .says("Wrote [a.txt#");
     assert_eq!(ws.bytes("a.txt"), b"new\n");
 }
 

@@ -30,11 +30,44 @@ fn paths_outside_the_workspace_are_refused_by_every_tool() {
     let ws = escape_fixture();
     let root = ws.root.display().to_string();
     let evil_abs = ws.base.join("ws-evil/x.txt").display().to_string();
+    let base = ws.base.display().to_string();
+    // A symlink leading out names the link and where it leads (issue 18 §5).
+    let through_links = [
+        (
+            "file-link",
+            format!("file-link is a symlink to {base}/outside/secret.txt"),
+        ),
+        (
+            "dir-link",
+            format!("dir-link is a symlink to {base}/outside"),
+        ),
+        (
+            "dir-link/secret.txt",
+            format!("dir-link/secret.txt is under dir-link, a symlink to {base}/outside"),
+        ),
+        (
+            "dangling",
+            format!("dangling is a symlink to {base}/outside/missing"),
+        ),
+    ];
+    for (path, says) in &through_links {
+        for (tool, args) in [
+            ("read_file", json!({"path": path})),
+            ("list_dir", json!({"path": path})),
+            ("glob", json!({"pattern": "*", "path": path})),
+            ("grep", json!({"pattern": "secret", "path": path})),
+            ("write_file", json!({"path": path, "content": "x"})),
+        ] {
+            let out = ws.call(tool, &args);
+            out.code(1);
+            assert_eq!(
+                out.out,
+                format!("Error: {says}, outside the workspace ({root})\n"),
+                "{tool} {path}"
+            );
+        }
+    }
     let outside_paths = [
-        "file-link",
-        "dir-link",
-        "dir-link/secret.txt",
-        "dangling",
         "../outside/secret.txt",
         "../outside",
         "../ws-evil/x.txt",

@@ -37,7 +37,7 @@ fn one_place_in_a_large_utf8_file_keeps_every_other_byte() {
         let report = out.ok();
         assert!(
             report.starts_with(&format!(
-                "Edited {name} [#{}] (1 replacement, lines 10000-10001)\nL9997: row 09997 caf\u{e9}\n",
+                "Edited [{name}#{}] (1 replacement, lines 10000-10001)\nL9997: row 09997 caf\u{e9}\n",
                 tag(&want)
             )),
             "{report}"

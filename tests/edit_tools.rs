@@ -33,7 +33,7 @@ fn edit_file_reports_tag_count_lines_and_region() {
     let mut lines = r.stdout.lines();
     let head = lines.next().unwrap();
     assert!(
-        regex_like(head, "Edited a.txt [#", "] (1 replacement, lines 10-11)"),
+        regex_like(head, "Edited [a.txt#", "] (1 replacement, lines 10-11)"),
         "{head}"
     );
     let region: Vec<&str> = lines.collect();
@@ -229,7 +229,7 @@ fn edit_lines_replace_insert_bottom_up_and_new_anchors() {
         String::from_utf8(ws.bytes("a.txt")).unwrap(),
         "top\nline 1\nline 2\nthree-four\nline 5\nline 6\nline 7\nline 8\nline 9\nnine-b\nnine-c\n"
     );
-    assert!(r.stdout.starts_with("Edited a.txt [#"), "{}", r.all());
+    assert!(r.stdout.starts_with("Edited [a.txt#"), "{}", r.all());
     let want = format!("{}|three-four", anchor(4, "three-four"));
     assert!(r.stdout.contains(&want), "{}", r.all());
     // The new anchors chain: edit again without reading.
@@ -361,8 +361,8 @@ fn edit_lines_several_files_all_or_nothing_and_dry_run() {
     assert_eq!(ws.bytes("a.txt"), b"a1\na2\n");
     ws.call("edit_lines", &edits)
         .code(0)
-        .says("Edited a.txt")
-        .says("Edited b.txt");
+        .says("Edited [a.txt#")
+        .says("Edited [b.txt#");
     assert_eq!(ws.bytes("a.txt"), b"A1\na2\n");
     assert_eq!(ws.bytes("b.txt"), b"b1\r\nb2\r\nb3\r\n");
 }

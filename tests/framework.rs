@@ -346,7 +346,7 @@ fn body_from_stdin_and_terminal_never_waited_on() {
         .write_stdin("from stdin\n")
         .assert()
         .success()
-        .stdout(predicate::str::contains("Created piped.txt"));
+        .stdout(predicate::str::contains("Created [piped.txt#"));
     assert_eq!(
         std::fs::read(t.path().join("piped.txt")).unwrap(),
         b"from stdin\n"

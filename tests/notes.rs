@@ -163,7 +163,7 @@ fn append_adds_a_line_and_a_final_newline() {
     ws.mkdir(".agent-state/notes");
     std::fs::write(note_path(&ws, "log"), "first line without newline").unwrap();
     let r = ws.run(&["notes", "write", "log", "--append", "--content", "second"]);
-    assert_eq!(r.ok(), "Saved note log (34 bytes)\n");
+    assert_eq!(r.ok(), "Appended to note log (34 bytes now)\n");
     assert_eq!(
         std::fs::read(note_path(&ws, "log")).unwrap(),
         b"first line without newline\nsecond\n"

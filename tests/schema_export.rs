@@ -14,12 +14,13 @@ use common::*;
 use serde_json::{Value, json};
 
 /// The formats, with the extra flags that select them.
-const FORMATS: [(&str, &[&str]); 5] = [
+const FORMATS: [(&str, &[&str]); 6] = [
     ("anthropic", &["--format", "anthropic"]),
     ("openai", &["--format", "openai"]),
     ("openai-strict", &["--format", "openai", "--strict"]),
     ("openai-responses", &["--format", "openai-responses"]),
     ("mcp", &["--format", "mcp"]),
+    ("gemini", &["--format", "gemini"]),
 ];
 
 fn export(ws: &Ws, flags: &[&str]) -> Vec<Value> {
@@ -100,8 +101,68 @@ fn check_keys(format: &str, def: &Value) {
                 h
             });
         }
+        // Gemini `FunctionDeclaration`: name, description, behavior, parameters,
+        // parametersJsonSchema, response, responseJsonSchema
+        // (https://ai.google.dev/api/caching#FunctionDeclaration).
+        "gemini" => {
+            let ok = allowed(&[
+                "name",
+                "description",
+                "behavior",
+                "parameters",
+                "parametersJsonSchema",
+                "response",
+                "responseJsonSchema",
+            ]);
+            assert!(keys(def).is_subset(&ok), "{name}: {:?}", keys(def));
+        }
         other => panic!("{other}"),
     }
+}
+
+/// Gemini's `Schema` (an OpenAPI 3.0 subset, https://ai.google.dev/api/caching#Schema): only
+/// its fields, one type per node (no type arrays; `nullable` instead), no
+/// additionalProperties, $ref, const or oneOf, and `enum` only for strings.
+fn check_gemini(name: &str, schema: &Value) {
+    const FIELDS: [&str; 22] = [
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "maxItems",
+        "minItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "example",
+        "anyOf",
+        "propertyOrdering",
+        "default",
+        "items",
+        "minimum",
+        "maximum",
+    ];
+    walk(schema, 1, name, &mut |node, _, path| {
+        let map = node.as_object().unwrap();
+        for k in map.keys() {
+            assert!(FIELDS.contains(&k.as_str()), "{path}: field {k}");
+        }
+        if let Some(t) = map.get("type") {
+            assert!(t.is_string(), "{path}: type {t}");
+        }
+        if let Some(values) = map.get("enum") {
+            assert!(
+                values.as_array().unwrap().iter().all(Value::is_string),
+                "{path}"
+            );
+        }
+    });
 }
 
 /// The tool's name and argument schema in any format.
@@ -109,7 +170,7 @@ fn parts<'a>(format: &str, def: &'a Value) -> (&'a str, &'a Value) {
     let (name, schema) = match format {
         "anthropic" => (&def["name"], &def["input_schema"]),
         "openai" | "openai-strict" => (&def["function"]["name"], &def["function"]["parameters"]),
-        "openai-responses" => (&def["name"], &def["parameters"]),
+        "openai-responses" | "gemini" => (&def["name"], &def["parameters"]),
         _ => (&def["name"], &def["inputSchema"]),
     };
     (name.as_str().unwrap(), schema)
@@ -310,6 +371,10 @@ fn every_export_uses_only_keys_its_api_takes() {
             );
             let text = def.to_string();
             assert!(!text.contains("$schema"), "{format} {name}: $schema");
+            if format == "gemini" {
+                check_gemini(name, schema);
+                continue;
+            }
             check_portable(name, schema, format == "openai-strict");
             if format == "openai-strict" {
                 assert_eq!(def["function"]["strict"], true, "{name}");
@@ -567,4 +632,21 @@ fn an_array_given_to_call_points_to_batch() {
         out.code(2);
         assert!(out.err.contains("agtool call --batch"), "{}", out.err);
     }
+}
+
+/// Issue 18 §2: each face's descriptions say what is true for it. Through `call` paths are
+/// relative to the directory agtool runs in; an MCP server resolves them against its own
+/// working directory (the workspace root when the host starts it elsewhere), which its
+/// instructions name.
+#[test]
+fn mcp_descriptions_do_not_speak_of_the_current_directory() {
+    let ws = Ws::new();
+    let mcp = serde_json::to_string(&export(&ws, &["--format", "mcp"])).unwrap();
+    assert!(!mcp.contains("current directory"), "{mcp}");
+    assert!(
+        mcp.contains("The file to read (relative to the server's working directory, named in its instructions)"),
+        "{mcp}"
+    );
+    let anthropic = serde_json::to_string(&export(&ws, &["--format", "anthropic"])).unwrap();
+    assert!(anthropic.contains("The file to read (relative to the current directory)"));
 }

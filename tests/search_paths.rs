@@ -292,7 +292,7 @@ fn the_escaped_form_names_the_file_in_every_path_argument() {
         format!("*** Begin Patch\n*** Update File: {spelled}\n@@\n-nail\n+screw\n*** End Patch\n");
     let r = ws.call("apply_patch", &json!({"input": patch}));
     r.code(0);
-    assert!(r.out.contains("M caf\\xe9.txt"), "{}", r.out);
+    assert!(r.out.contains("M [caf\\xe9.txt#"), "{}", r.out);
     assert_eq!(std::fs::read(&path).unwrap(), b"screw\n");
     // A new file with such a name, and a folder as list-dir/glob path and exec workdir.
     ws.call(

@@ -807,4 +807,76 @@ fn bidi_controls_in_the_catalogue_are_escaped() {
     let d = f.schema_description(&["skills-a"]).unwrap();
     assert!(d.contains("Safe \\u202eexe.txt\\u2066 tool"), "{d}");
     assert!(!d.contains('\u{202e}'), "{d}");
+/// Issue 18 §2: each schema format keeps the skill tool within its API's limits at 200 skills.
+/// OpenAI caps a function's description at 1,024 characters, so there the catalogue moves into
+/// the `name` parameter's description; the others carry it in the tool description (8,000).
+#[test]
+fn two_hundred_skills_fit_every_format() {
+    let f = Fixture::new();
+    for i in 0..200 {
+        f.skill(
+            "skills-a",
+            &format!("skill-{i:03}"),
+            fm(
+                &format!("skill-{i:03}"),
+                &format!(
+                    "Use for task number {i}, which needs a long explanation {}",
+                    "x".repeat(40)
+                ),
+                "",
+            ),
+        );
+    }
+    for (format, limit) in [
+        ("anthropic", 8_000),
+        ("mcp", 8_000),
+        ("gemini", 8_000),
+        ("openai", 1_024),
+        ("openai-responses", 1_024),
+    ] {
+        let r = f.run(
+            &["skills-a"],
+            &["--groups", "skill", "schema", "--format", format],
+        );
+        let defs: Value = serde_json::from_str(r.ok()).unwrap();
+        let def = &defs[0];
+        let function = if format == "openai" {
+            &def["function"]
+        } else {
+            def
+        };
+        let params = ["parameters", "input_schema", "inputSchema"]
+            .iter()
+            .find_map(|k| function.get(*k))
+            .unwrap_or_else(|| panic!("{format}: {def}"));
+        let desc = function["description"].as_str().unwrap();
+        assert!(
+            desc.chars().count() <= limit,
+            "{format}: {} characters",
+            desc.chars().count()
+        );
+        // The catalogue is where the model sees it, cut with the way to the whole list.
+        let catalogue = if limit == 1_024 {
+            assert!(!desc.contains("skill-000:"), "{format}: {desc}");
+            assert!(
+                desc.contains("listed in the description of its name parameter"),
+                "{desc}"
+            );
+            params["properties"]["name"]["description"]
+                .as_str()
+                .unwrap()
+        } else {
+            desc
+        };
+        assert!(
+            catalogue.contains("skill-000: Use for task number 0"),
+            "{format}"
+        );
+        assert!(
+            catalogue
+                .trim_end()
+                .ends_with("more; call skill with no name for the whole list"),
+            "{format}: {catalogue}"
+        );
+    }
 }

@@ -750,3 +750,42 @@ fn call_and_schema_know_web_fetch() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("via call"), "{stdout}");
 }
+
+// ---- a page as Markdown (issue 18 §6) -----------------------------------------------------
+
+#[test]
+fn a_page_reads_as_markdown_title_code_and_tables() {
+    let html = "<html><head><title>  The   Guide </title></head><body>\
+        <p>Call <code>run()</code> first.</p>\
+        <pre class=\"language-rust\"><code>fn main() {\n    run();\n}</code></pre>\
+        <pre><code class=\"lang-py\">print(1)</code></pre>\
+        <table><thead><tr><th>Name</th><th>Note</th></tr></thead>\
+        <tbody><tr><td>a</td><td>one<br>two</td></tr>\
+        <tr><td>b</td><td><table><tr><td>in</td><td>ner</td></tr></table></td></tr></tbody></table>\
+        <p>after</p></body></html>";
+    let server = Server::start("127.0.0.1", move |_| Reply::html(html.to_string()));
+    let ws = Ws::private();
+    let run = ws.fetch(&[&server.url("/")]);
+    run.code(0)
+        .has("\n\nTitle: The Guide\n\n")
+        .has("Call `run()` first.")
+        .has("```rust\nfn main() {\n    run();\n}\n```")
+        .has("```py\nprint(1)\n```")
+        .has("| Name | Note |\n| --- | --- |\n| a | one<br>two |\n| b | in ner |\n")
+        .has("after");
+}
+
+#[test]
+fn a_table_too_wide_becomes_one_block_per_row() {
+    let wide = "w".repeat(150);
+    let html = format!(
+        "<table><tr><th>Key</th><th>Value</th></tr><tr><td>k1</td><td>{wide}</td></tr>\
+         <tr><td>k2</td><td>short</td></tr></table>"
+    );
+    let server = Server::start("127.0.0.1", move |_| Reply::html(html.clone()));
+    let ws = Ws::private();
+    ws.fetch(&[&server.url("/")])
+        .code(0)
+        .has(&format!("Key: k1\nValue: {wide}\n\nKey: k2\nValue: short"))
+        .lacks("| Key |");
+}

@@ -1,10 +1,17 @@
 //! `agtool schema`: the tool definitions for a host, in the shape each API accepts as it is
-//! (spec 07, "schema"): anthropic, openai (Chat Completions), openai-responses and mcp.
+//! (spec 07, "schema"): anthropic, openai (Chat Completions), openai-responses, mcp and gemini.
+//!
+//! Gemini: `functionDeclarations` entries `{name, description, parameters}` with `parameters`
+//! in the OpenAPI 3.0 subset ([`gemini`]), not `parametersJsonSchema`: every Gemini API
+//! version and Vertex AI take `parameters`, while `parametersJsonSchema` is newer and not
+//! taken everywhere; agtool's schemas map onto the subset without losing what a model needs
+//! (unsupported keywords move into the descriptions, and calls are still validated against the
+//! full schema). The array printed is the `functionDeclarations` list of one `tools` entry.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Value, json};
 
-use crate::args::export::{portable, strict};
+use crate::args::export::{fit_description, gemini, portable, strict};
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::tools::{self, Exposed, ToolMeta, ToolView};
 use crate::workspace::context::Ctx;
@@ -20,15 +27,18 @@ pub enum Format {
     OpenAiResponses,
     /// MCP `tools/list`: `{name, description, inputSchema, annotations}`.
     Mcp,
+    /// Gemini function declarations: `{name, description, parameters}` (OpenAPI subset).
+    Gemini,
 }
 
 impl Format {
     /// Every format with its `--format` name.
-    pub const ALL: [(Format, &'static str); 4] = [
+    pub const ALL: [(Format, &'static str); 5] = [
         (Format::Anthropic, "anthropic"),
         (Format::OpenAi, "openai"),
         (Format::OpenAiResponses, "openai-responses"),
         (Format::Mcp, "mcp"),
+        (Format::Gemini, "gemini"),
     ];
 
     /// The format called `name`.
@@ -37,6 +47,16 @@ impl Format {
             .into_iter()
             .find(|(_, n)| *n == name)
             .map(|(f, _)| f)
+    }
+
+    /// Most characters the API takes in a tool's description, where it has a documented cap:
+    /// OpenAI's function `description` is at most 1,024 characters (issue 18 §2). The others
+    /// take the skill catalogue's own 8,000 (spec 06).
+    pub fn description_limit(self) -> Option<usize> {
+        match self {
+            Format::OpenAi | Format::OpenAiResponses => Some(1024),
+            Format::Anthropic | Format::Mcp | Format::Gemini => None,
+        }
     }
 
     /// Whether `--strict` applies (the OpenAI formats).
@@ -115,6 +135,35 @@ pub fn annotations(meta: &ToolMeta) -> Value {
     })
 }
 
+/// How descriptions name the directory relative paths resolve against: true for `call` and
+/// the CLI, which run where the host runs them.
+const CWD: &str = "the current directory";
+
+/// The same for an MCP server (issue 18 §2): it resolves paths against its own working
+/// directory (the workspace root when the host started it outside the workspace), which its
+/// `instructions` name.
+const MCP_CWD: &str = "the server's working directory, named in its instructions";
+
+/// Replaces `from` with `to` in every `description` of a schema, at every depth.
+fn say_in_descriptions(node: &mut Value, from: &str, to: &str) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    Value::String(text) if key == "description" && text.contains(from) => {
+                        *text = text.replace(from, to);
+                    }
+                    other => say_in_descriptions(other, from, to),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| say_in_descriptions(item, from, to)),
+        _ => {}
+    }
+}
+
 /// One tool's definition in `shape`: a portable schema (see [`portable`]), made strict when
 /// asked, wrapped the way the API wants it.
 pub fn definition(tool: &Exposed, shape: Shape) -> Value {
@@ -125,7 +174,24 @@ pub fn definition(tool: &Exposed, shape: Shape) -> Value {
     if strict_mode {
         strict(&mut schema);
     }
-    let description = tool.view.description.as_ref();
+    if shape.format == Format::Gemini {
+        gemini(&mut schema);
+    }
+    if shape.format == Format::Mcp {
+        say_in_descriptions(&mut schema, CWD, MCP_CWD);
+    }
+    // The description as this format shows it: each step a plain transform of the text (and
+    // of the schema where text moves into it), so another one slots in between.
+    let mut description = tool.view.description.to_string();
+    if shape.format == Format::Mcp {
+        description = description.replace(CWD, MCP_CWD);
+    }
+    fit_description(
+        &mut description,
+        &mut schema,
+        shape.format.description_limit(),
+        crate::skills::CATALOGUE_HEADING,
+    );
     let mut def = match shape.format {
         Format::Anthropic => {
             json!({"name": spec.name, "description": description, "input_schema": schema})
@@ -153,6 +219,9 @@ pub fn definition(tool: &Exposed, shape: Shape) -> Value {
             "inputSchema": schema,
             "annotations": annotations(&tool.view.meta),
         }),
+        Format::Gemini => {
+            json!({"name": spec.name, "description": description, "parameters": schema})
+        }
     };
     if shape.extensions {
         def["x-agtool"] = extensions(&tool.view);

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use super::indent::{Conflict, Reindent, reindent};
 use super::parse::{BodyLine, Chunk};
 use super::seek::{Pass, seek};
 use super::similarity::{Region, closest_region};
@@ -53,6 +54,9 @@ pub struct MatchNote {
     pub pass: Pass,
     /// 1-based file line where the match starts.
     pub line: usize,
+    /// How the chunk's `+` lines were re-indented, when it matched ignoring leading whitespace
+    /// and its indentation differed from the file's (issue 18 §1).
+    pub reindent: Option<Reindent>,
 }
 
 impl fmt::Display for MatchNote {
@@ -65,9 +69,68 @@ impl fmt::Display for MatchNote {
             f,
             "chunk {}{what} matched {} at line {}",
             self.chunk, self.pass, self.line
+        )?;
+        match &self.reindent {
+            Some(reindent) => write!(f, "; {reindent}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why one file's chunks could not be applied: [`compute_edits`]'s error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChunkError {
+    /// A chunk or `@@` line was not found.
+    NotFound(Box<SeekError>),
+    /// A chunk matched only with leading whitespace ignored and no consistent re-indentation of
+    /// its `+` lines exists.
+    Indentation(Box<IndentError>),
+}
+
+impl fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChunkError::NotFound(e) => e.fmt(f),
+            ChunkError::Indentation(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ChunkError {}
+
+/// A chunk that matched with leading whitespace ignored, whose `+` lines cannot be re-indented
+/// safely (issue 18 §1). `Display` is the message without `Error: `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndentError {
+    /// The file, as spelled in the patch.
+    pub path: String,
+    /// 1-based chunk number within its Update hunk.
+    pub chunk: usize,
+    /// 1-based patch line of the chunk's first body line.
+    pub patch_line: usize,
+    /// 0-based file line where the match starts.
+    pub start: usize,
+    /// What disagrees.
+    pub conflict: Conflict,
+}
+
+impl fmt::Display for IndentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: chunk {} (patch line {}) matched at line {} only ignoring leading whitespace, and \
+             {}, so its + lines cannot be re-indented safely. Copy the context and '-' lines with \
+             the file's own indentation; nothing was changed.",
+            self.path,
+            self.chunk,
+            self.patch_line,
+            self.start + 1,
+            self.conflict.describe(self.start)
         )
     }
 }
+
+impl std::error::Error for IndentError {}
 
 /// A chunk (or one of its `@@` lines) that could not be found after the cursor.
 /// `Display` is spec 04's message without `Error: `: the header line, the expected lines, then
@@ -134,13 +197,17 @@ impl std::error::Error for SeekError {}
 /// Matches `chunks` (one Update hunk's, in patch order) against `file_lines` (the file's
 /// decoded lines without terminators) and returns the edits that apply them.
 ///
-/// Errors: [`SeekError`] for the first chunk or `@@` line not found after the cursor; `path`
-/// is only used in that message.
+/// A chunk matched with leading whitespace ignored has its `+` lines re-indented to the file's
+/// indentation (see [`Reindent`]), noted in its [`MatchNote`].
+///
+/// Errors: [`ChunkError::NotFound`] for the first chunk or `@@` line not found after the
+/// cursor; [`ChunkError::Indentation`] for a chunk whose re-indentation is not consistent.
+/// `path` is only used in messages.
 pub fn compute_edits(
     path: &str,
     file_lines: &[&str],
     chunks: &[Chunk],
-) -> Result<Applied, SeekError> {
+) -> Result<Applied, ChunkError> {
     let mut applied = Applied::default();
     let mut cursor = 0;
     for (index, chunk) in chunks.iter().enumerate() {
@@ -167,16 +234,17 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Matches the chunk, records its edits and notes, returns the new cursor.
-    fn run(&self, applied: &mut Applied) -> Result<usize, SeekError> {
+    fn run(&self, applied: &mut Applied) -> Result<usize, ChunkError> {
         let (file_lines, chunk, number) = (self.file_lines, self.chunk, self.number);
         let mut cursor = self.chunk_start;
         for context in &chunk.contexts {
             let pattern = [context.text.as_str()];
             let Some((at, pass)) = seek(file_lines, &pattern, cursor, false) else {
                 let expected = vec![format!("@@ {}", context.text)];
-                return Err(self.not_found(context.patch_line, &pattern, expected, cursor));
+                let e = self.not_found(context.patch_line, &pattern, expected, cursor);
+                return Err(ChunkError::NotFound(Box::new(e)));
             };
-            note(applied, number, NoteSubject::AtContext, pass, at);
+            note(applied, number, NoteSubject::AtContext, pass, at, None);
             cursor = at + 1;
         }
         let mut body = chunk.lines.clone();
@@ -191,7 +259,8 @@ impl Search<'_> {
         let Some((start, pass)) = found else {
             let old = old_lines(&chunk.lines);
             let expected = old.iter().map(|line| line.to_string()).collect();
-            return Err(self.not_found(chunk.body_line, &old, expected, cursor));
+            let e = self.not_found(chunk.body_line, &old, expected, cursor);
+            return Err(ChunkError::NotFound(Box::new(e)));
         };
         if old_lines(&body).is_empty() {
             applied.edits.push(LineEdit {
@@ -201,7 +270,20 @@ impl Search<'_> {
             });
             return Ok(start);
         }
-        note(applied, number, NoteSubject::Body, pass, start);
+        let mut reindented = None;
+        if pass >= Pass::SurroundingWhitespace {
+            let matched = &file_lines[start..start + old_lines(&body).len()];
+            reindented = reindent(matched, &mut body).map_err(|conflict| {
+                ChunkError::Indentation(Box::new(IndentError {
+                    path: self.path.to_string(),
+                    chunk: number,
+                    patch_line: chunk.body_line,
+                    start,
+                    conflict,
+                }))
+            })?;
+        }
+        note(applied, number, NoteSubject::Body, pass, start, reindented);
         Ok(push_runs(&body, start, &mut applied.edits))
     }
 
@@ -352,13 +434,21 @@ fn added_lines(body: &[BodyLine]) -> Vec<String> {
         .collect()
 }
 
-fn note(applied: &mut Applied, chunk: usize, subject: NoteSubject, pass: Pass, at: usize) {
+fn note(
+    applied: &mut Applied,
+    chunk: usize,
+    subject: NoteSubject,
+    pass: Pass,
+    at: usize,
+    reindent: Option<Reindent>,
+) {
     if pass != Pass::Exact {
         applied.notes.push(MatchNote {
             chunk,
             subject,
             pass,
             line: at + 1,
+            reindent,
         });
     }
 }

@@ -11,6 +11,7 @@
 //!   (notes, errors) are 1-based.
 
 mod edits;
+mod indent;
 mod parse;
 mod seek;
 mod similarity;
@@ -19,7 +20,9 @@ mod similarity;
 mod tests;
 
 pub use edits::{
-    Applied, LineEdit, MatchNote, NoteSubject, SeekError, apply_to_lines, compute_edits,
+    Applied, ChunkError, IndentError, LineEdit, MatchNote, NoteSubject, SeekError, apply_to_lines,
+    compute_edits,
 };
+pub use indent::{Conflict, Reindent};
 pub use parse::{BodyLine, Chunk, ContextLine, Hunk, ParseError, Patch, parse};
 pub use seek::Pass;

@@ -91,6 +91,10 @@ impl Catalogue {
     }
 }
 
+/// What comes between the skill tool's intro and its catalogue in its description; schema
+/// export finds the catalogue by it to move it where an API's limits allow (issue 18 §2).
+pub const CATALOGUE_HEADING: &str = "\n\nSkills:\n";
+
 /// Most characters of the tool description that carries the catalogue (spec 06).
 pub const MAX_DESCRIPTION_CHARS: usize = 8_000;
 
@@ -122,7 +126,7 @@ impl Catalogue {
     /// are any (their lines are in the no-name call's output).
     pub fn description(&self, intro: &str) -> String {
         const TAIL_RESERVE: usize = 200;
-        let mut out = format!("{intro}\n\nSkills:\n");
+        let mut out = format!("{intro}{CATALOGUE_HEADING}");
         let budget = MAX_DESCRIPTION_CHARS.saturating_sub(TAIL_RESERVE);
         let mut used = out.chars().count();
         let mut shown = 0;

@@ -177,9 +177,10 @@ fn summary(entries: &[Entry], written: &[Written]) -> Output {
             let w = &written[entry.file];
             text.push_str(action.letter());
             text.push(' ');
-            text.push_str(&entry.spelled);
-            if let Some(tag) = &w.tag {
-                text.push_str(&format!(" [#{tag}]"));
+            // The content tag spelled as everywhere else: `[path#TAG]` (issue 18 §5).
+            match &w.tag {
+                Some(tag) => text.push_str(&format!("[{}#{tag}]", entry.spelled)),
+                None => text.push_str(&entry.spelled),
             }
             text.push('\n');
             files_json.push(json!({

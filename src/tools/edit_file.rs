@@ -223,7 +223,7 @@ fn report(
     };
     let tag = written.tag.clone().unwrap_or_default();
     let mut out = format!(
-        "Edited {spelled} [#{tag}] ({}, lines {first}-{last})\n{preview}",
+        "Edited [{spelled}#{tag}] ({}, lines {first}-{last})\n{preview}",
         count(replacements, "replacement")
     );
     txn::push_notes(&mut out, &written);

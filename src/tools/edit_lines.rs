@@ -145,11 +145,12 @@ changed lines, so you can chain edits without re-reading.",
         let mut json_files = Vec::new();
         for ((f, w), p) in files.iter().zip(&written).zip(previews) {
             let tag = w.tag.clone().unwrap_or_default();
-            text.push_str(&format!("Edited {} [#{tag}]\n", f.path.spelled));
+            text.push_str(&format!("Edited [{}#{tag}]\n", f.path.spelled));
             if let Some(old) = &p.changed_since {
                 text.push_str(&format!(
-                    "(the file had changed since your last read [#{old}]; every anchored line \
-                     still matched)\n"
+                    "(the file had changed since your last read [{}#{old}]; every anchored line \
+                     still matched)\n",
+                    f.path.spelled
                 ));
             }
             text.push_str(&p.region);

@@ -92,12 +92,16 @@ instead of starting another.",
         }
         let store = Store::open_for_write(ctx)?;
         let saved = store.write(&name, &content, append)?;
-        Ok(Output::text(format!(
-            "Saved note {name} ({})\n",
-            crate::text::plural::count(saved.bytes, "byte")
-        ))
-        .with("name", name.as_str())
-        .with("bytes", saved.bytes)
-        .with("created", saved.created))
+        let size = crate::text::plural::count(saved.bytes, "byte");
+        // An append says so, with the note's whole size after it (issue 18 §5).
+        let said = if append {
+            format!("Appended to note {name} ({size} now)\n")
+        } else {
+            format!("Saved note {name} ({size})\n")
+        };
+        Ok(Output::text(said)
+            .with("name", name.as_str())
+            .with("bytes", saved.bytes)
+            .with("created", saved.created))
     }
 }

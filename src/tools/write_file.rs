@@ -80,7 +80,7 @@ impl Tool for WriteFile {
 Prefer edit_file for changes to part of a file. Overwriting needs a current read_file of the \
 file (refused if it changed since). The content is written exactly as given: never elide code \
 with comments like `// ... rest unchanged` (such writes are refused). An existing file keeps its \
-encoding, BOM and line ending. Reports the new tag: [#TAG].",
+encoding, BOM and line ending. Reports the new tag: [path#TAG].",
         examples: "  agtool write-file notes/todo.md --content '# TODO'\n  agtool write-file src/gen.rs < gen.rs\n  agtool write-file config.json --dry-run true < new.json",
         group: Group::Edit,
         sensitive: true,
@@ -167,19 +167,19 @@ encoding, BOM and line ending. Reports the new tag: [#TAG].",
         let tag = written.tag.clone().unwrap_or_default();
         let mut text = match (&old_text, replaced_binary) {
             (None, Some(len)) => format!(
-                "Wrote {} [#{tag}] (a file that was not text, {}, replaced by {})\n",
+                "Wrote [{}#{tag}] (a file that was not text, {}, replaced by {})\n",
                 args.path,
                 count(len, "byte"),
                 count(new_text.line_count(), "line")
             ),
             (None, None) => format!(
-                "Created {} [#{tag}] ({})\n",
+                "Created [{}#{tag}] ({})\n",
                 args.path,
                 count(new_text.line_count(), "line")
             ),
             (Some(old), _) => {
                 let (added, removed) = line_delta(old.text(), new_text.text());
-                format!("Wrote {} [#{tag}] (+{added} -{removed} lines)\n", args.path)
+                format!("Wrote [{}#{tag}] (+{added} -{removed} lines)\n", args.path)
             }
         };
         txn::push_notes(&mut text, &written);

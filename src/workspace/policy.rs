@@ -77,6 +77,23 @@ pub enum PolicyError {
         /// The workspace root, resolved.
         root: String,
     },
+    /// Inside the workspace as spelled, but a symlink on the way leads out (issue 18 §5):
+    /// `link_out.txt is a symlink to /x/secret.txt, outside the workspace (/w)`, or for a
+    /// link on the way `out/x.txt is under out, a symlink to /x, outside the workspace (/w)`.
+    #[error(
+        "{path} {}a symlink to {target}, outside the workspace ({root})",
+        match link { Some(link) => format!("is under {link}, "), None => "is ".to_string() }
+    )]
+    LinkOut {
+        /// The path as the caller spelled it.
+        path: String,
+        /// The symlink on the way, relative to its root, when it is not the path itself.
+        link: Option<String>,
+        /// Where that symlink leads (resolved, or its text when it leads nowhere).
+        target: String,
+        /// The workspace root, resolved.
+        root: String,
+    },
     /// A protected component on a write.
     #[error(
         "{}",
@@ -380,19 +397,23 @@ impl PathPolicy {
             path: spelled.to_owned(),
             root: self.root.real.display().to_string(),
         };
-        let lit_rel = roots
+        let (lit_base, lit_rel) = roots
             .iter()
             .find_map(|r| {
-                literal
+                let rel = literal
                     .strip_prefix(&r.literal)
-                    .or_else(|_| literal.strip_prefix(&r.real))
+                    .map(|rel| (&r.literal, rel));
+                rel.or_else(|_| literal.strip_prefix(&r.real).map(|rel| (&r.real, rel)))
                     .ok()
             })
             .ok_or_else(outside)?;
         let (base, real_rel) = roots
             .iter()
             .find_map(|r| Some((&r.real, real.strip_prefix(&r.real).ok()?)))
-            .ok_or_else(outside)?;
+            .ok_or_else(|| {
+                self.link_out(spelled, lit_base, lit_rel, &roots)
+                    .unwrap_or_else(outside)
+            })?;
         let base = base.clone();
         let names = match access {
             Access::Read => &self.deny_read,
@@ -426,6 +447,43 @@ impl PathPolicy {
             real,
             base,
         })
+    }
+
+    /// The refusal for a path that is inside a root as spelled (`base` joined with `rel`) but
+    /// resolves outside every root: names the first symlink on the way that leads out. Only
+    /// reached on that error path; `None` when no such link is found (it changed meanwhile).
+    fn link_out(
+        &self,
+        spelled: &str,
+        base: &Path,
+        rel: &Path,
+        roots: &[&Root],
+    ) -> Option<PolicyError> {
+        let mut at = base.to_path_buf();
+        let mut shown = PathBuf::new();
+        let count = rel.components().count();
+        for (i, part) in rel.components().enumerate() {
+            at.push(part);
+            shown.push(part);
+            let is_link = std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
+            if !is_link {
+                continue;
+            }
+            let target = std::fs::canonicalize(&at).ok().or_else(|| {
+                let text = std::fs::read_link(&at).ok()?;
+                Some(at.parent().map_or(text.clone(), |dir| dir.join(&text)))
+            })?;
+            if roots.iter().any(|r| target.starts_with(&r.real)) {
+                continue;
+            }
+            return Some(PolicyError::LinkOut {
+                path: spelled.to_owned(),
+                link: (i + 1 < count).then(|| shown.display().to_string()),
+                target: target.display().to_string(),
+                root: self.root.real.display().to_string(),
+            });
+        }
+        None
     }
 
     /// Whether a name is protected (never written), in any letter case.

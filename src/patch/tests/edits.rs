@@ -1,10 +1,11 @@
 use super::super::{
-    LineEdit, MatchNote, NoteSubject, Pass, SeekError, apply_to_lines, compute_edits,
+    ChunkError, LineEdit, MatchNote, NoteSubject, Pass, Reindent, SeekError, apply_to_lines,
+    compute_edits,
 };
 use super::chunks_of;
 
 /// Applies an Update body (hunk text after the header) to `file` lines.
-fn run(file: &[&str], body: &str) -> Result<(Vec<String>, Vec<MatchNote>), SeekError> {
+fn run(file: &[&str], body: &str) -> Result<(Vec<String>, Vec<MatchNote>), ChunkError> {
     let chunks = chunks_of(&format!("*** Update File: f.txt\n{body}"));
     let applied = compute_edits("f.txt", file, &chunks)?;
     check_order(&applied.edits, file.len());
@@ -20,8 +21,16 @@ fn check_order(edits: &[LineEdit], len: usize) {
     }
 }
 
-fn lines(result: Result<(Vec<String>, Vec<MatchNote>), SeekError>) -> Vec<String> {
+fn lines(result: Result<(Vec<String>, Vec<MatchNote>), ChunkError>) -> Vec<String> {
     result.unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// The not-found error of a run that must fail that way.
+fn not_found(result: Result<(Vec<String>, Vec<MatchNote>), ChunkError>) -> SeekError {
+    match result {
+        Err(ChunkError::NotFound(e)) => *e,
+        other => panic!("expected a not-found error, got {other:?}"),
+    }
 }
 
 #[test]
@@ -76,7 +85,8 @@ fn context_is_never_written_from_the_patch() {
             chunk: 1,
             subject: NoteSubject::Body,
             pass: Pass::LookAlike,
-            line: 1
+            line: 1,
+            reindent: None
         }]
     );
     assert_eq!(
@@ -87,9 +97,9 @@ fn context_is_never_written_from_the_patch() {
 
 #[test]
 fn fuzzy_notes_per_chunk_with_file_line_numbers() {
-    let file = ["a", "b  ", "c", "  d", "e"];
+    let file = ["a", "b  ", "  c", "  d", "e"];
     let (out, notes) = run(&file, "@@\n-b\n+B\n@@\n c\n-d\n+D\n").unwrap();
-    assert_eq!(out, ["a", "B", "c", "D", "e"]);
+    assert_eq!(out, ["a", "B", "  c", "  D", "e"]);
     assert_eq!(
         notes,
         vec![
@@ -97,13 +107,15 @@ fn fuzzy_notes_per_chunk_with_file_line_numbers() {
                 chunk: 1,
                 subject: NoteSubject::Body,
                 pass: Pass::TrailingWhitespace,
-                line: 2
+                line: 2,
+                reindent: None
             },
             MatchNote {
                 chunk: 2,
                 subject: NoteSubject::Body,
                 pass: Pass::SurroundingWhitespace,
-                line: 3
+                line: 3,
+                reindent: Some(Reindent::Add("  ".into()))
             },
         ]
     );
@@ -162,7 +174,7 @@ fn cursor_moves_forward_so_repeated_lines_go_in_order() {
 #[test]
 fn chunks_out_of_order_are_refused_and_explained() {
     let file = ["first", "second"];
-    let e = run(&file, "@@\n-second\n+2\n@@\n-first\n+1\n").unwrap_err();
+    let e = not_found(run(&file, "@@\n-second\n+2\n@@\n-first\n+1\n"));
     assert_eq!((e.chunk, e.patch_line), (2, 7));
     assert_eq!(
         e.hint.as_deref(),
@@ -182,7 +194,7 @@ fn end_of_file_chunk_matches_at_the_end() {
     let file = ["end", "middle", "end"];
     let out = lines(run(&file, "@@\n-end\n+END\n*** End of File\n"));
     assert_eq!(out, ["end", "middle", "END"]);
-    let e = run(&file, "@@\n-middle\n*** End of File\n").unwrap_err();
+    let e = not_found(run(&file, "@@\n-middle\n*** End of File\n"));
     assert_eq!(e.chunk, 1);
 }
 
@@ -234,7 +246,7 @@ fn retry_only_when_the_first_try_fails() {
 
 #[test]
 fn retry_applies_once_only() {
-    let e = run(&["a"], "@@\n-a\n \n \n").unwrap_err();
+    let e = not_found(run(&["a"], "@@\n-a\n \n \n"));
     assert_eq!(e.expected, vec!["a", "", ""]);
 }
 
@@ -277,7 +289,7 @@ fn not_found_shows_expected_and_closest_region() {
 
 #[test]
 fn missing_at_line_is_reported_with_its_patch_line() {
-    let e = run(&["a", "b"], "@@\n-a\n@@ nowhere\n-b\n").unwrap_err();
+    let e = not_found(run(&["a", "b"], "@@\n-a\n@@ nowhere\n-b\n"));
     assert_eq!((e.chunk, e.patch_line), (2, 5));
     assert_eq!(e.expected, vec!["@@ nowhere"]);
     assert!(
@@ -288,7 +300,7 @@ fn missing_at_line_is_reported_with_its_patch_line() {
 
 #[test]
 fn empty_file_not_found() {
-    let e = run(&[], "@@\n-a\n").unwrap_err();
+    let e = not_found(run(&[], "@@\n-a\n"));
     assert!(e.closest.is_none());
 }
 
@@ -348,7 +360,7 @@ fn apply_to_lines_handles_insertions_and_deletions() {
 #[test]
 fn repeating_the_at_line_as_context_is_explained() {
     let file = ["fn a() {", "    x();", "}"];
-    let e = run(&file, "@@ fn a() {\n fn a() {\n-    x();\n+    y();\n").unwrap_err();
+    let e = not_found(run(&file, "@@ fn a() {\n fn a() {\n-    x();\n+    y();\n"));
     assert_eq!(
         e.hint.as_deref(),
         Some(
@@ -360,7 +372,7 @@ fn repeating_the_at_line_as_context_is_explained() {
 
 #[test]
 fn end_of_file_chunk_found_elsewhere_is_explained() {
-    let e = run(&["a", "b", "c"], "@@\n-b\n*** End of File\n").unwrap_err();
+    let e = not_found(run(&["a", "b", "c"], "@@\n-b\n*** End of File\n"));
     assert_eq!(
         e.hint.as_deref(),
         Some(
@@ -371,6 +383,98 @@ fn end_of_file_chunk_found_elsewhere_is_explained() {
 
 #[test]
 fn no_hint_when_the_lines_are_nowhere() {
-    let e = run(&["a", "b"], "@@\n-zzz\n").unwrap_err();
+    let e = not_found(run(&["a", "b"], "@@\n-zzz\n"));
     assert_eq!(e.hint, None);
+}
+
+/// Issue 18 §1: the issue's case, `-return 1` / `+return 10` for a line indented 8 spaces.
+#[test]
+fn added_lines_take_the_indentation_the_match_ignored() {
+    let file = ["def f(x):", "    if x:", "        return 1", "    return 0"];
+    let (out, notes) = run(&file, "@@\n-return 1\n+return 10\n").unwrap();
+    assert_eq!(out[2], "        return 10");
+    assert_eq!(
+        notes[0].to_string(),
+        "chunk 1 matched ignoring leading and trailing whitespace at line 3; its + lines were \
+         indented 8 more spaces to match the file"
+    );
+}
+
+#[test]
+fn over_indented_patches_lose_the_surplus_and_keep_nesting() {
+    let file = ["if a:", "    b()", "c()"];
+    let (out, notes) = run(
+        &file,
+        "@@\n         if a:\n-            b()\n+            if d:\n+                e()\n",
+    )
+    .unwrap();
+    assert_eq!(out, ["if a:", "    if d:", "        e()", "c()"]);
+    assert_eq!(notes[0].reindent, Some(Reindent::Remove("        ".into())));
+}
+
+#[test]
+fn tabs_in_the_file_are_added_as_tabs() {
+    let file = ["func f() {", "\tif x {", "\t\treturn 1", "\t}"];
+    let (out, _) = run(
+        &file,
+        "@@\n if x {\n-\treturn 1\n+\tif y {\n+\t\treturn 2\n+\t}\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        [
+            "func f() {",
+            "\tif x {",
+            "\t\tif y {",
+            "\t\t\treturn 2",
+            "\t\t}",
+            "\t}"
+        ]
+    );
+}
+
+#[test]
+fn a_space_indented_patch_for_a_tab_indented_file_is_mapped_line_by_line() {
+    let file = ["\tif x {", "\t\treturn 1", "\t}"];
+    let (out, notes) = run(
+        &file,
+        "@@\n     if x {\n-        return 1\n+        return 2\n+            // deeper\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        ["\tif x {", "\t\treturn 2", "\t\t    // deeper", "\t}"]
+    );
+    assert!(
+        notes[0].to_string().ends_with(
+            "its + lines were re-indented to match the file (4 spaces as 1 tab, 8 spaces as 2 tabs)"
+        ),
+        "{}",
+        notes[0]
+    );
+}
+
+#[test]
+fn inconsistent_indentation_refuses_the_chunk() {
+    let file = ["def f(x):", "    if x:", "        return 1"];
+    let e = run(&file, "@@\n if x:\n-return 1\n+return 10\n").unwrap_err();
+    let ChunkError::Indentation(e) = e else {
+        panic!("expected an indentation error, got {e:?}")
+    };
+    assert_eq!(
+        e.to_string(),
+        "f.txt: chunk 1 (patch line 4) matched at line 2 only ignoring leading whitespace, and \
+         the file's indentation differs from the patch's inconsistently (line 2 has 4 spaces \
+         where the patch has none; line 3 has 8 spaces where the patch has none), so its + lines \
+         cannot be re-indented safely. Copy the context and '-' lines with the file's own \
+         indentation; nothing was changed."
+    );
+}
+
+#[test]
+fn a_chunk_that_only_removes_lines_needs_no_consistent_indentation() {
+    let file = ["def f(x):", "    if x:", "        return 1", "    return 0"];
+    let (out, notes) = run(&file, "@@\n if x:\n-return 1\n").unwrap();
+    assert_eq!(out, ["def f(x):", "    if x:", "    return 0"]);
+    assert_eq!(notes[0].reindent, None);
 }

@@ -24,6 +24,7 @@ use html5ever::QualName;
 use html5ever::interface::{ElementFlags, NodeOrText, TreeSink};
 use url::Url;
 
+mod markdown;
 mod pieces;
 
 pub use pieces::{MAX_DEPTH, PIECE_BYTES, Piece, Tag, Tags, cap_nesting, plan};
@@ -331,6 +332,7 @@ impl TextDecorator for Decorator {
         String::new()
     }
 
+    // Inline code gets its backticks in the Markdown pass.
     fn decorate_code_start(&self) -> (String, ()) {
         (String::new(), ())
     }
@@ -382,6 +384,7 @@ pub struct Converter {
     width: usize,
     refs: Rc<RefCell<References>>,
     text: String,
+    title: Option<String>,
 }
 
 impl Converter {
@@ -393,6 +396,7 @@ impl Converter {
             width,
             refs: Rc::default(),
             text: String::new(),
+            title: None,
         }
     }
 
@@ -406,19 +410,30 @@ impl Converter {
             self.base = self.page_url.join(href.trim()).ok();
         }
         page.absolute_links(self.base.as_ref().unwrap_or(&self.page_url));
-        // A last guard: a line wider than the width rather than no text at all.
-        let config = html2text::config::with_decorator(Decorator {
-            refs: self.refs.clone(),
-            open: Vec::new(),
-        })
-        .do_decorate()
-        .allow_width_overflow();
-        let tree = config
-            .dom_to_render_tree(&page.dom)
-            .map_err(|e| format!("the HTML could not be converted: {e}"))?;
-        let text = config
-            .render_to_string(tree, self.width)
-            .map_err(|e| format!("the HTML could not be converted: {e}"))?;
+        let refs = self.refs.clone();
+        let render = move |dom: &RcDom, width: usize| -> Result<String, String> {
+            // A last guard: a line wider than the width rather than no text at all.
+            let config = html2text::config::with_decorator(Decorator {
+                refs: refs.clone(),
+                open: Vec::new(),
+            })
+            .do_decorate()
+            .allow_width_overflow();
+            let tree = config
+                .dom_to_render_tree(dom)
+                .map_err(|e| format!("the HTML could not be converted: {e}"))?;
+            config
+                .render_to_string(tree, width)
+                .map_err(|e| format!("the HTML could not be converted: {e}"))
+        };
+        let (title, tables) = page.markdown(self.width, &render);
+        if self.title.is_none() {
+            self.title = title;
+        }
+        let mut text = render(&page.dom, self.width)?;
+        for (i, table) in tables.iter().enumerate() {
+            text = text.replacen(&markdown::table_marker(i), table, 1);
+        }
         if blank_line_before
             && !text.trim().is_empty()
             && !self.text.is_empty()
@@ -441,8 +456,12 @@ impl Converter {
         Ok(())
     }
 
-    /// The text, then the references (`[1]: https://...`), one a line.
+    /// `Title: <title>` and a blank line when the page has a title, the text, then the
+    /// references (`[1]: https://...`), one a line.
     pub fn finish(mut self) -> String {
+        if let Some(title) = self.title.take() {
+            self.text = format!("Title: {title}\n\n{}", self.text);
+        }
         let refs = self.refs.borrow();
         if !refs.urls.is_empty() {
             if !self.text.ends_with('\n') {
@@ -564,7 +583,10 @@ mod tests {
         let html = "<table><tr><th>Name</th><th>Note</th></tr><tr><td>a</td>\
                     <td>a longer note</td></tr></table>";
         let text = to_text(html, &url(), 100).unwrap();
-        assert!(text.contains("Name│Note\n"), "{text}");
+        assert!(
+            text.contains("| Name | Note |\n| --- | --- |\n| a | a longer note |\n"),
+            "{text}"
+        );
         assert!(!text.lines().any(|l| l.ends_with(' ')), "{text}");
     }
 }
