@@ -10,7 +10,7 @@ use crate::faces::input::tool_args;
 use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, mcp, people, schema, sessions, state, suggest};
+use crate::faces::{call, hostctl, mcp, people, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -23,6 +23,8 @@ pub fn meta_commands() -> Vec<Command> {
         mcp::command(),
         state::command(),
         sessions::command(),
+        hostctl::rules_command(),
+        hostctl::trace_command(),
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
@@ -50,6 +52,8 @@ fn run_meta(name: &str, m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         "call" => call::run(m, ctx),
         "state" => state::run(m, ctx),
         "sessions" => sessions::run(m, ctx),
+        "rules" => hostctl::run_rules(m, ctx),
+        "trace" => hostctl::run_trace(m, ctx),
         other => Err(ToolError::usage(format!("unknown command {other}"))),
     }
 }
@@ -106,6 +110,7 @@ fn settings(m: &ArgMatches) -> Settings {
             .get_many::<String>("skills_dir")
             .map(|v| v.map(Into::into).collect())
             .unwrap_or_default(),
+        approved: m.get_flag("approved"),
     }
 }
 
@@ -158,7 +163,14 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         return code;
     }
     let ctx = match Ctx::new(&settings) {
-        Ok(ctx) => ctx,
+        Ok(mut ctx) => {
+            ctx.face = match name {
+                "call" => "call",
+                "mcp" => "mcp",
+                _ => "cli",
+            };
+            ctx
+        }
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
     if name == "mcp" {

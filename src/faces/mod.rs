@@ -5,6 +5,7 @@
 //! 05, spec 07). Faces hold no tool logic: they look a tool up in the registry and run it.
 
 pub mod call;
+pub mod hostctl;
 pub mod colour;
 pub mod input;
 pub mod mcp;

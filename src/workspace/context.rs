@@ -40,6 +40,8 @@ pub struct Settings {
     pub notes_dir: Option<PathBuf>,
     /// `--skills-dir` (repeatable): skill folders (spec 06), relative to the current directory.
     pub skills_dirs: Vec<PathBuf>,
+    /// `--approved`: the host approved the call in advance (spec 10 "Rules").
+    pub approved: bool,
 }
 
 /// Everything a tool needs besides its arguments. Shared across threads in `call --batch`;
@@ -92,6 +94,16 @@ pub struct Ctx {
     /// The line between computing and writing for the call running in this context (see
     /// [`WriteGate`]): a timeout or a cancellation abandons the call only before it writes.
     pub gate: Arc<WriteGate>,
+    /// The face running calls in this context, for hooks and the trace (spec 10): `cli`
+    /// (a tool subcommand), `call` or `mcp`.
+    pub face: &'static str,
+    /// The host approved this call in advance (`--approved`, or `"approved": true` in a
+    /// `call` envelope): an `ask` rule lets it run (spec 10 "Rules").
+    pub approved: bool,
+    /// How an `ask` rule asks the person behind a long-lived face (the MCP client's
+    /// elicitation): called with the question; `Some(true)` approved, `Some(false)` declined,
+    /// `None` when it cannot ask. Unset: the face cannot ask that way.
+    pub asker: Option<Arc<dyn Fn(&str) -> Option<bool> + Send + Sync>>,
     state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
@@ -226,6 +238,9 @@ impl Ctx {
             skill_dirs,
             cancel: Cancel::never(),
             gate: Arc::new(WriteGate::new()),
+            face: "cli",
+            approved: settings.approved,
+            asker: None,
             state: Arc::new(OnceLock::new()),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),
@@ -256,6 +271,9 @@ impl Ctx {
             skill_dirs: self.skill_dirs.clone(),
             cancel,
             gate: Arc::new(WriteGate::new()),
+            face: self.face,
+            approved: self.approved,
+            asker: self.asker.clone(),
             state: self.state.clone(),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),

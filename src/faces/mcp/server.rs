@@ -98,7 +98,8 @@ impl Server {
                     self.exit_code.store(128 + sig, Ordering::SeqCst);
                     self.stopping.cancel();
                 }
-                error_result(&e.message)
+                // `Approval needed: ...` reads as is (spec 10); other errors as `Error: ...`.
+                CallToolResult::error(vec![ContentBlock::text(e.model_text())])
             }
         }
     }
