@@ -97,8 +97,12 @@ fn tool_args(tool: &str, n: &str) -> Value {
         "grep" => json!({"pattern": "hello"}),
         "write_file" => json!({"path": format!("w{n}.txt"), "content": "w\n"}),
         "edit_file" => json!({"path": "a.txt", "old": "hello", "new": "hello"}),
-        "edit_lines" => json!({"edits": [{"path": "a.txt", "from_anchor": "1:00", "replace": "x"}]}),
-        "apply_patch" => json!({"input": format!("*** Begin Patch\n*** Add File: p{n}.txt\n+p\n*** End Patch\n")}),
+        "edit_lines" => {
+            json!({"edits": [{"path": "a.txt", "from_anchor": "1:00", "replace": "x"}]})
+        }
+        "apply_patch" => {
+            json!({"input": format!("*** Begin Patch\n*** Add File: p{n}.txt\n+p\n*** End Patch\n")})
+        }
         "move_path" => json!({"source": format!("m{n}.txt"), "destination": format!("m{n}b.txt")}),
         "copy_path" => json!({"source": "a.txt", "destination": format!("c{n}.txt")}),
         "make_dir" => json!({"path": format!("d{n}")}),
@@ -122,9 +126,22 @@ fn tool_args(tool: &str, n: &str) -> Value {
 /// Every tool the registry exposes with every group on (from `schema`, so a new tool is
 /// covered or this test fails).
 fn registered_tools(h: &Host, skills: &str) -> Vec<(String, Option<String>)> {
-    let r = h.run(&["--groups", "all", "--skills-dir", skills, "schema", "--format", "mcp", "--extensions"]);
+    let r = h.run(&[
+        "--groups",
+        "all",
+        "--skills-dir",
+        skills,
+        "schema",
+        "--format",
+        "mcp",
+        "--extensions",
+    ]);
     let v: Value = serde_json::from_str(r.ok()).unwrap();
-    let list = v.as_array().cloned().or_else(|| v["tools"].as_array().cloned()).unwrap();
+    let list = v
+        .as_array()
+        .cloned()
+        .or_else(|| v["tools"].as_array().cloned())
+        .unwrap();
     list.iter()
         .map(|t| (t["name"].as_str().unwrap().to_owned(), None))
         .collect()
@@ -147,7 +164,10 @@ fn check_event(e: &Value, name: &str, tool: &str, root: &Path) {
     assert_eq!(e["workspace"], root.display().to_string(), "{e}");
     if name == "PostToolUse" {
         let r = &e["tool_response"];
-        assert!(r["ok"].is_boolean() && r["output"].is_string() && r["exit_code"].is_i64(), "{e}");
+        assert!(
+            r["ok"].is_boolean() && r["output"].is_string() && r["exit_code"].is_i64(),
+            "{e}"
+        );
     } else {
         assert!(e.get("tool_response").is_none(), "{e}");
     }
@@ -179,10 +199,14 @@ fn every_tool_fires_one_pre_and_one_post_in_every_face() {
     assert!(tools.len() >= 21, "{tools:?}");
     let root = h.ws.root.clone();
     let mut expected = 0;
-    let mut check = |face: &str, tool: &str, expected: usize| {
+    let check = |face: &str, tool: &str, expected: usize| {
         let pre_events = events(&pre);
         let post_events = events(&post);
-        assert_eq!(pre_events.len(), expected, "{face} {tool}: pre events {pre_events:?}");
+        assert_eq!(
+            pre_events.len(),
+            expected,
+            "{face} {tool}: pre events {pre_events:?}"
+        );
         assert_eq!(post_events.len(), expected, "{face} {tool}: post events");
         check_event(pre_events.last().unwrap(), "PreToolUse", tool, &root);
         check_event(post_events.last().unwrap(), "PostToolUse", tool, &root);
@@ -249,9 +273,11 @@ impl RawMcp {
             stdin,
             lines,
         };
-        m.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        m.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": capabilities,
-            "clientInfo": {"name": "hooks-test", "version": "1"}}}));
+            "clientInfo": {"name": "hooks-test", "version": "1"}}}),
+        );
         m.response(0);
         m.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         m
@@ -278,17 +304,26 @@ impl RawMcp {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": tool, "arguments": args}}));
         let r = self.response(id);
+        if let Some(msg) = r["error"]["message"].as_str() {
+            return (msg.to_owned(), true);
+        }
         let res = &r["result"];
         assert!(res.is_object(), "{r}");
         (
-            res["content"][0]["text"].as_str().unwrap_or_default().to_owned(),
+            res["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
             res["isError"] == true,
         )
     }
 
     fn list(&mut self) -> Vec<Value> {
         self.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-        self.response(1)["result"]["tools"].as_array().unwrap().clone()
+        self.response(1)["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .clone()
     }
 }
 
@@ -299,7 +334,8 @@ impl Drop for RawMcp {
     }
 }
 
-const LOCK_RULE: &str = "[[rules]]\naction = \"deny\"\npaths = [\"*.lock\"]\nreason = \"lock files are generated\"\n";
+const LOCK_RULE: &str =
+    "[[rules]]\naction = \"deny\"\npaths = [\"*.lock\"]\nreason = \"lock files are generated\"\n";
 
 #[test]
 fn a_lock_deny_rule_blocks_every_write_path() {
@@ -308,18 +344,48 @@ fn a_lock_deny_rule_blocks_every_write_path() {
     std::os::unix::fs::symlink("Cargo.lock", h.path("link.txt")).unwrap();
     let patch = |body: &str| json!({"input": format!("*** Begin Patch\n{body}*** End Patch\n")});
     let cases = [
-        ("write_file", json!({"path": "Cargo.lock", "content": "x\n", "overwrite": true})),
-        ("write_file", json!({"path": "sub/new.lock", "content": "x\n"})),
-        ("write_file", json!({"path": "link.txt", "content": "x\n", "overwrite": true})),
-        ("edit_file", json!({"path": "Cargo.lock", "old": "locked", "new": "x"})),
-        ("edit_lines", json!({"edits": [{"path": "Cargo.lock", "from_anchor": "1:00", "replace": "x"}]})),
-        ("apply_patch", patch("*** Update File: Cargo.lock\n@@\n-locked\n+x\n")),
+        (
+            "write_file",
+            json!({"path": "Cargo.lock", "content": "x\n", "overwrite": true}),
+        ),
+        (
+            "write_file",
+            json!({"path": "sub/new.lock", "content": "x\n"}),
+        ),
+        (
+            "write_file",
+            json!({"path": "link.txt", "content": "x\n", "overwrite": true}),
+        ),
+        (
+            "edit_file",
+            json!({"path": "Cargo.lock", "old": "locked", "new": "x"}),
+        ),
+        (
+            "edit_lines",
+            json!({"edits": [{"path": "Cargo.lock", "from_anchor": "1:00", "replace": "x"}]}),
+        ),
+        (
+            "apply_patch",
+            patch("*** Update File: Cargo.lock\n@@\n-locked\n+x\n"),
+        ),
         ("apply_patch", patch("*** Add File: b.lock\n+x\n")),
-        ("apply_patch", patch("*** Update File: a.txt\n*** Move to: a.lock\n@@\n-a\n+b\n")),
+        (
+            "apply_patch",
+            patch("*** Update File: a.txt\n*** Move to: a.lock\n@@\n-a\n+b\n"),
+        ),
         ("apply_patch", patch("*** Delete File: Cargo.lock\n")),
-        ("move_path", json!({"source": "a.txt", "destination": "a.lock"})),
-        ("move_path", json!({"source": "Cargo.lock", "destination": "free.txt"})),
-        ("copy_path", json!({"source": "a.txt", "destination": "c.lock"})),
+        (
+            "move_path",
+            json!({"source": "a.txt", "destination": "a.lock"}),
+        ),
+        (
+            "move_path",
+            json!({"source": "Cargo.lock", "destination": "free.txt"}),
+        ),
+        (
+            "copy_path",
+            json!({"source": "a.txt", "destination": "c.lock"}),
+        ),
         ("delete_path", json!({"path": "Cargo.lock"})),
         ("make_dir", json!({"path": "d.lock"})),
         // deny applies to reads too.
@@ -329,25 +395,44 @@ fn a_lock_deny_rule_blocks_every_write_path() {
         let r = h.call(tool, args);
         r.code(1);
         assert!(
-            r.out.starts_with("Error: denied by rule 1: ") && r.out.contains("lock files are generated"),
+            r.out.starts_with("Error: denied by rule 1: ")
+                && r.out.contains("lock files are generated"),
             "{tool} {args}: {}",
             r.out
         );
     }
     assert_eq!(h.ws.read("Cargo.lock"), b"locked\n");
     assert_eq!(h.ws.read("a.txt"), b"a\n");
-    for gone in ["sub/new.lock", "b.lock", "a.lock", "c.lock", "d.lock", "free.txt"] {
+    for gone in [
+        "sub/new.lock",
+        "b.lock",
+        "a.lock",
+        "c.lock",
+        "d.lock",
+        "free.txt",
+    ] {
         assert!(!h.path(gone).exists(), "{gone}");
     }
     // Writes elsewhere go on.
-    h.call("write_file", &json!({"path": "ok.txt", "content": "x\n"})).code(0);
+    h.call("write_file", &json!({"path": "ok.txt", "content": "x\n"}))
+        .code(0);
     // The subcommand face obeys the same rule.
     let r = h.run(&["write-file", "Cargo.lock", "--content", "y", "--overwrite"]);
     r.code(1);
     assert!(r.out.contains("denied by rule 1"), "{}", r.out);
     // rules test names the rule.
-    let r = h.run(&["rules", "test", "move_path", r#"{"source":"a.txt","destination":"x.lock"}"#]);
-    assert!(r.ok().starts_with("deny by rule 1: move_path writes x.lock: lock files are generated"), "{}", r.out);
+    let r = h.run(&[
+        "rules",
+        "test",
+        "move_path",
+        r#"{"source":"a.txt","destination":"x.lock"}"#,
+    ]);
+    assert!(
+        r.ok()
+            .starts_with("deny by rule 1: move_path writes x.lock: lock files are generated"),
+        "{}",
+        r.out
+    );
 }
 
 const PUSH_RULE: &str = "[[rules]]\naction = \"ask\"\ntools = [\"exec\", \"exec_command\"]\nargv_prefix = [\"git\", \"push\"]\nreason = \"pushing needs the user's OK\"\n";
@@ -359,40 +444,70 @@ fn git_push_asks_exit_3_then_runs_with_approved() {
     let r = h.call("exec", &args);
     r.code(3);
     assert!(
-        r.out.starts_with("Approval needed: exec runs git push origin main: pushing needs the user's OK"),
+        r.out.starts_with(
+            "Approval needed: exec runs git push origin main: pushing needs the user's OK"
+        ),
         "{}",
         r.out
     );
     // The host re-runs it approved: it runs (git itself fails here: no repository).
-    let r = h.run_stdin(&["--groups", "all", "--approved", "call", "exec"], &args.to_string());
-    r.code(0);
-    assert!(r.out.contains("exit"), "{}", r.out);
+    let r = h.run_stdin(
+        &["--groups", "all", "--approved", "call", "exec"],
+        &args.to_string(),
+    );
+    assert!(r.out.contains("not a git repository"), "{}", r.out);
     let env = json!({"name": "exec", "input": args, "approved": true});
-    h.run_stdin(&["--groups", "all", "call"], &env.to_string()).code(0);
+    let r = h.run_stdin(&["--groups", "all", "call"], &env.to_string());
+    assert!(r.out.contains("not a git repository"), "{}", r.out);
     // The model cannot approve itself.
-    let r = h.call("exec", &json!({"command": ["git", "push"], "approved": true}));
+    let r = h.call(
+        "exec",
+        &json!({"command": ["git", "push"], "approved": true}),
+    );
     r.code(2);
-    assert!(r.err.contains("\"approved\" is not an argument of exec"), "{}", r.err);
+    assert!(
+        r.err.contains("\"approved\" is not an argument of exec"),
+        "{}",
+        r.err
+    );
     // A shell line: each command of it.
     let r = h.call("exec_command", &json!({"cmd": "cd . && git push"}));
     r.code(3);
     // Not a terminal: the subcommand asks the host the same way.
     let r = h.run(&["exec", "--", "git", "push"]);
     r.code(3);
-    assert!(r.out.starts_with("Approval needed: exec runs git push"), "{}", r.out);
+    assert!(
+        r.out.starts_with("Approval needed: exec runs git push"),
+        "{}",
+        r.out
+    );
     // Other commands never ask, and --approved on them is accepted silently.
-    h.call("exec", &json!({"command": ["git", "status"]})).code(0);
+    h.call("exec", &json!({"command": ["git", "status"]}))
+        .code(0);
     h.run(&["--approved", "exec", "--", "true"]).code(0);
     // rules test.
-    let r = h.run(&["rules", "test", "exec_command", r#"{"cmd":"git push --force"}"#]);
-    assert!(r.ok().starts_with("ask by rule 1: exec_command runs git push --force"), "{}", r.out);
+    let r = h.run(&[
+        "rules",
+        "test",
+        "exec_command",
+        r#"{"cmd":"git push --force"}"#,
+    ]);
+    assert!(
+        r.ok()
+            .starts_with("ask by rule 1: exec_command runs git push --force"),
+        "{}",
+        r.out
+    );
     // MCP without elicitation: isError with the same text.
     let mut c = h.std_cmd();
     c.args(["--groups", "all", "mcp"]);
     let mut mcp = RawMcp::start(c);
     let (text, is_error) = mcp.call(5, "exec", args.clone());
     assert!(is_error);
-    assert!(text.starts_with("Approval needed: exec runs git push"), "{text}");
+    assert!(
+        text.starts_with("Approval needed: exec runs git push"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -404,7 +519,14 @@ fn per_host_definitions_show_in_every_schema_format_tools_list_and_call() {
          [tools.glob]\nenabled = false\n",
     );
     for format in ["anthropic", "openai", "mcp", "gemini", "openai-responses"] {
-        let r = h.run(&["--groups", "all", "schema", "--format", format, "--extensions"]);
+        let r = h.run(&[
+            "--groups",
+            "all",
+            "schema",
+            "--format",
+            format,
+            "--extensions",
+        ]);
         if r.code == 2 {
             continue; // a format this build does not have
         }
@@ -413,9 +535,20 @@ fn per_host_definitions_show_in_every_schema_format_tools_list_and_call() {
         assert!(out.contains("Prefer grep over exec."), "{format}");
         assert!(!out.contains("\"glob\""), "{format}: glob is switched off");
     }
-    let r = h.run(&["--groups", "all", "schema", "--format", "mcp", "--extensions"]);
+    let r = h.run(&[
+        "--groups",
+        "all",
+        "schema",
+        "--format",
+        "mcp",
+        "--extensions",
+    ]);
     let v: Value = serde_json::from_str(r.ok()).unwrap();
-    let list = v.as_array().cloned().or_else(|| v["tools"].as_array().cloned()).unwrap();
+    let list = v
+        .as_array()
+        .cloned()
+        .or_else(|| v["tools"].as_array().cloned())
+        .unwrap();
     let web = list.iter().find(|t| t["name"] == "web_fetch").unwrap();
     assert_eq!(web["x-agtool"]["sensitive"], false, "{web}");
     let mut c = h.std_cmd();
@@ -429,7 +562,10 @@ fn per_host_definitions_show_in_every_schema_format_tools_list_and_call() {
     assert!(is_error || text.contains("glob"), "{text}");
     let r = h.call("glob", &json!({"pattern": "*"}));
     assert_ne!(r.code, 0);
-    assert!((r.out.clone() + &r.err).contains("tools.glob.enabled = false"), "{r:?}");
+    assert!(
+        (r.out.clone() + &r.err).contains("tools.glob.enabled = false"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -448,7 +584,12 @@ fn ten_processes_of_fifty_calls_give_500_whole_trace_lines() {
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
             let mut child = c.spawn().unwrap();
-            child.stdin.take().unwrap().write_all(batch.as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(batch.as_bytes())
+                .unwrap();
             child
         })
         .collect();
@@ -459,11 +600,23 @@ fn ten_processes_of_fifty_calls_give_500_whole_trace_lines() {
     assert!(!text.contains("TOKEN"), "argument text reached the trace");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 500);
-    let digest = |l: &str| -> Value { serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")) };
+    let digest =
+        |l: &str| -> Value { serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")) };
     let first = digest(lines[0]);
     for l in &lines {
         let v = digest(l);
-        for k in ["ts", "tool", "agent", "face", "args_sha256", "duration_ms", "exit", "output_bytes", "changed", "blocked_by"] {
+        for k in [
+            "ts",
+            "tool",
+            "agent",
+            "face",
+            "args_sha256",
+            "duration_ms",
+            "exit",
+            "output_bytes",
+            "changed",
+            "blocked_by",
+        ] {
             assert!(v.get(k).is_some(), "{k} missing: {l}");
         }
         assert_eq!(v["tool"], "read_file");
@@ -556,7 +709,13 @@ fn pre_hook_json_deny_and_updated_input() {
     );
     let r = h.call("read_file", &json!({"path": "a.txt"}));
     r.code(3);
-    assert!(r.out.starts_with("Approval needed: read_file : check first") || r.out.contains("check first"), "{}", r.out);
+    assert!(
+        r.out
+            .starts_with("Approval needed: read_file : check first")
+            || r.out.contains("check first"),
+        "{}",
+        r.out
+    );
     let r = h.run_stdin(&["--approved", "call", "read_file"], r#"{"path":"a.txt"}"#);
     assert!(r.ok().contains("alpha"));
 }
@@ -572,13 +731,21 @@ fn failing_hooks_leave_a_note_and_the_call_goes_on() {
         let r = h.call("read_file", &json!({"path": "a.txt"}));
         let out = r.ok();
         assert!(out.contains("alpha"), "{script}: {out}");
-        assert!(out.contains("Note: hook") && out.contains(note), "{script}: {out}");
+        assert!(
+            out.contains("Note: hook") && out.contains(note),
+            "{script}: {out}"
+        );
     }
     // An argv that cannot start.
     let h = Host::new("[[hooks.pre_tool_use]]\ncommand = [\"/nonexistent/hook\"]\n");
     h.ws.write("a.txt", "alpha\n");
     let r = h.call("read_file", &json!({"path": "a.txt"}));
-    assert!(r.ok().contains("Note: hook /nonexistent/hook could not start"), "{}", r.out);
+    assert!(
+        r.ok()
+            .contains("Note: hook /nonexistent/hook could not start"),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
@@ -590,28 +757,51 @@ fn a_hanging_hook_is_killed_with_its_tree_at_its_timeout() {
     );
     let start = Instant::now();
     let r = h.call("read_file", &json!({"path": "a.txt"}));
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     let out = r.ok();
     assert!(out.contains("timed out after 300 ms"), "{out}");
     assert!(out.contains("alpha"));
     std::thread::sleep(Duration::from_millis(200));
-    let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let ps = std::process::Command::new("ps")
+        .args(["-eo", "args"])
+        .output()
+        .unwrap();
     let ps = String::from_utf8_lossy(&ps.stdout);
-    assert!(!ps.lines().any(|l| l.contains(&marker)), "hook left running");
+    assert!(
+        !ps.lines().any(|l| l.contains(&marker)),
+        "hook left running"
+    );
 }
 
 #[test]
 fn a_hook_that_forks_a_daemon_does_not_hold_the_call() {
     let marker = 3000 + std::process::id() % 1000;
-    let h = pre_hook(&format!("setsid sleep {marker} >/dev/null 2>&1 < /dev/null & sleep {marker}.5 & exit 0"), "");
+    let h = pre_hook(
+        &format!("setsid sleep {marker} >/dev/null 2>&1 < /dev/null & sleep {marker}.5 & exit 0"),
+        "",
+    );
     let start = Instant::now();
     let r = h.call("read_file", &json!({"path": "a.txt"}));
     assert!(r.ok().contains("alpha"));
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     std::thread::sleep(Duration::from_millis(300));
-    let ps = std::process::Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let ps = std::process::Command::new("ps")
+        .args(["-eo", "args"])
+        .output()
+        .unwrap();
     let ps = String::from_utf8_lossy(&ps.stdout);
-    assert!(!ps.lines().any(|l| l.contains(&format!("sleep {marker}"))), "daemon left: {ps}");
+    assert!(
+        !ps.lines().any(|l| l.contains(&format!("sleep {marker}"))),
+        "daemon left: {ps}"
+    );
 }
 
 #[test]
@@ -637,12 +827,30 @@ fn post_hooks_add_context_and_block_reasons() {
 #[test]
 fn bad_rules_and_hooks_are_clear_config_errors() {
     for (config, want) in [
-        ("[[rules]]\naction = \"deny\"\npaths = [\"a/**/[\"]\n", "path glob"),
-        ("[[rules]]\naction = \"deny\"\ntools = [\"wrte_file\"]\n", "\"wrte_file\" in tools is no tool or group"),
-        ("[[rules]]\naction = \"maybe\"\n", "is not allow, ask or deny"),
-        ("[[rules]]\naction = \"ask\"\nhosts = [\"*bad*\"]\n", "hosts"),
-        ("[[hooks.pre_tool_use]]\nmatcher = \"read_file(\"\ncommand = \"true\"\n", "not a valid regex"),
-        ("[tools.no_such_tool]\ndescription = \"x\"\n", "no_such_tool"),
+        (
+            "[[rules]]\naction = \"deny\"\npaths = [\"{a,b\"]\n",
+            "path glob",
+        ),
+        (
+            "[[rules]]\naction = \"deny\"\ntools = [\"wrte_file\"]\n",
+            "\"wrte_file\" in tools is no tool or group",
+        ),
+        (
+            "[[rules]]\naction = \"maybe\"\n",
+            "is not allow, ask or deny",
+        ),
+        (
+            "[[rules]]\naction = \"ask\"\nhosts = [\"*bad*\"]\n",
+            "hosts",
+        ),
+        (
+            "[[hooks.pre_tool_use]]\nmatcher = \"read_file(\"\ncommand = \"true\"\n",
+            "not a valid regex",
+        ),
+        (
+            "[tools.no_such_tool]\ndescription = \"x\"\n",
+            "no_such_tool",
+        ),
     ] {
         let h = Host::new(config);
         h.ws.write("a.txt", "a\n");
@@ -659,7 +867,10 @@ fn hooks_from_an_untrusted_workspace_config_are_ignored() {
     let log = h.ws.base.join("ran");
     h.ws.write(
         ".agent-state/config.toml",
-        format!("[[hooks.pre_tool_use]]\ncommand = \"touch '{}'\"\n", log.display()),
+        format!(
+            "[[hooks.pre_tool_use]]\ncommand = \"touch '{}'\"\n",
+            log.display()
+        ),
     );
     h.ws.write("a.txt", "a\n");
     let r = h.call("read_file", &json!({"path": "a.txt"}));

@@ -20,7 +20,7 @@ pub fn rules_command() -> Command {
             Command::new("test")
                 .about("Say which rule decides a call of TOOL with the JSON arguments, and why")
                 .arg(Arg::new("tool").value_name("TOOL").required(true))
-                .arg(Arg::new("json").value_name("JSON").required(true)),
+                .arg(Arg::new("arguments").value_name("JSON").required(true)),
         )
         .after_help(
             "Examples:\n  agtool rules test exec '{\"command\":[\"git\",\"push\"]}'\n  agtool rules test write_file '{\"path\":\"Cargo.lock\",\"content\":\"\"}'",
@@ -47,10 +47,16 @@ pub fn run_rules(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
     let Some(("test", m)) = m.subcommand() else {
         return Err(ToolError::usage("rules: expected the subcommand test"));
     };
-    let name = m.get_one::<String>("tool").map(String::as_str).unwrap_or("");
+    let name = m
+        .get_one::<String>("tool")
+        .map(String::as_str)
+        .unwrap_or("");
     let spec = tools::find(name)
         .ok_or_else(|| ToolError::usage(format!("rules test: unknown tool {name:?}")))?;
-    let json = m.get_one::<String>("json").map(String::as_str).unwrap_or("{}");
+    let json = m
+        .get_one::<String>("arguments")
+        .map(String::as_str)
+        .unwrap_or("{}");
     let args = Value::Object(parse_object(json, "rules test arguments")?);
     let touches = (spec.touches_json)(args)?;
     let rules = Ruleset::from_config(ctx, &tools::is_tool_or_group).map_err(ToolError::usage)?;
@@ -62,7 +68,13 @@ pub fn run_rules(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
     let mut out = match &d.source {
         None => format!("allow: {}", d.reason),
         Some(src) if d.what.is_empty() => format!("{} by {src}: {}", d.action.name(), d.reason),
-        Some(src) => format!("{} by {src}: {} {}: {}", d.action.name(), spec.name, d.what, d.reason),
+        Some(src) => format!(
+            "{} by {src}: {} {}: {}",
+            d.action.name(),
+            spec.name,
+            d.what,
+            d.reason
+        ),
     };
     let all = rules.explain(ctx, site, &touches);
     if all.len() > 1 {
@@ -72,7 +84,11 @@ pub fn run_rules(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
                 "\n  {} {}{}: {}",
                 r.source.as_deref().unwrap_or("?"),
                 r.action.name(),
-                if r.what.is_empty() { String::new() } else { format!(" ({})", r.what) },
+                if r.what.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", r.what)
+                },
                 r.reason
             ));
         }

@@ -5,8 +5,8 @@
 //! 05, spec 07). Faces hold no tool logic: they look a tool up in the registry and run it.
 
 pub mod call;
-pub mod hostctl;
 pub mod colour;
+pub mod hostctl;
 pub mod input;
 pub mod mcp;
 pub mod output;

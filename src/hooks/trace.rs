@@ -167,8 +167,14 @@ fn ts_now() -> String {
 }
 
 /// Appends `line` (ending in a newline) to `path` in one write, rotating first when the file
-/// has reached [`ROTATE_BYTES`] (see the module doc). The folder must exist.
+/// has reached [`ROTATE_BYTES`] (see the module doc). A missing folder is made.
 pub fn append(path: &Path, line: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+        && !dir.is_dir()
+    {
+        std::fs::create_dir_all(dir)?;
+    }
     let lock_path = lock_path(path);
     let lock = OpenOptions::new()
         .create(true)

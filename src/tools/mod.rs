@@ -376,7 +376,11 @@ fn check_overrides(ctx: &Ctx) -> Result<(), ToolError> {
         if find(name).is_none() {
             return Err(ToolError::usage(format!(
                 "configuration [tools.{name}]: {name:?} is no tool (tools: {})",
-                registry().iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+                registry()
+                    .iter()
+                    .map(|t| t.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         }
     }
