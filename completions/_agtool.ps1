@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -59,6 +60,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools of the enabled groups to an MCP host over stdio')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Inspect or clear the freshness table in .agent-state/')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List or kill the exec-command sessions of this workspace, or stop their server')
+            [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'Check the allow/ask/deny rules: which rule decides a call, and why')
+            [CompletionResult]::new('trace', 'trace', [CompletionResultType]::ParameterValue, 'Read the call trace ([trace] file or AGTOOL_TRACE)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff)')
             [CompletionResult]::new('session-server', 'session-server', [CompletionResultType]::ParameterValue, 'Run the exec session server for a state folder (started on demand)')
@@ -85,6 +88,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -107,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -127,6 +132,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -154,6 +160,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -178,6 +185,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -202,6 +210,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -222,6 +231,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -243,6 +253,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -262,6 +273,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -282,6 +294,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -300,6 +313,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -319,6 +333,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -339,6 +354,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -361,6 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -381,6 +398,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -401,6 +419,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -418,6 +437,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -434,6 +454,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the notes kept for this workspace, newest first.')
@@ -457,6 +478,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -474,6 +496,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -493,6 +516,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -510,6 +534,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -553,6 +578,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -570,6 +596,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -586,6 +613,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -602,6 +630,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'List every recorded (agent, path, tag)')
@@ -623,6 +652,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -639,6 +669,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -655,6 +686,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -671,6 +703,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -710,6 +743,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show each session: id, pid, state, age, command')
@@ -730,6 +764,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -747,6 +782,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -763,6 +799,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -786,6 +823,100 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
         'agtool;sessions;help;help' {
             break
         }
+        'agtool;rules' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Say which rule decides a call of TOOL with the JSON arguments, and why')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agtool;rules;test' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;rules;help' {
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Say which rule decides a call of TOOL with the JSON arguments, and why')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agtool;rules;help;test' {
+            break
+        }
+        'agtool;rules;help;help' {
+            break
+        }
+        'agtool;trace' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Calls, failures, blocked calls and p50/p95 duration per tool')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agtool;trace;summary' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;trace;help' {
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Calls, failures, blocked calls and p50/p95 duration per tool')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agtool;trace;help;summary' {
+            break
+        }
+        'agtool;trace;help;help' {
+            break
+        }
         'agtool;completions' {
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Write every shell''s file into DIR instead (the repository''s completions/)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
@@ -799,6 +930,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -816,6 +948,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -833,6 +966,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -850,6 +984,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
             [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
             [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('--approved', '--approved', [CompletionResultType]::ParameterName, 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -878,6 +1013,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools of the enabled groups to an MCP host over stdio')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Inspect or clear the freshness table in .agent-state/')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List or kill the exec-command sessions of this workspace, or stop their server')
+            [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'Check the allow/ask/deny rules: which rule decides a call, and why')
+            [CompletionResult]::new('trace', 'trace', [CompletionResultType]::ParameterValue, 'Read the call trace ([trace] file or AGTOOL_TRACE)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff)')
             [CompletionResult]::new('session-server', 'session-server', [CompletionResultType]::ParameterValue, 'Run the exec session server for a state folder (started on demand)')
@@ -996,6 +1133,20 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;sessions;stop-server' {
+            break
+        }
+        'agtool;help;rules' {
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Say which rule decides a call of TOOL with the JSON arguments, and why')
+            break
+        }
+        'agtool;help;rules;test' {
+            break
+        }
+        'agtool;help;trace' {
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Calls, failures, blocked calls and p50/p95 duration per tool')
+            break
+        }
+        'agtool;help;trace;summary' {
             break
         }
         'agtool;help;completions' {

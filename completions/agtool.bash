@@ -73,6 +73,9 @@ _agtool() {
             agtool,read-file)
                 cmd="agtool__subcmd__read__subcmd__file"
                 ;;
+            agtool,rules)
+                cmd="agtool__subcmd__rules"
+                ;;
             agtool,schema)
                 cmd="agtool__subcmd__schema"
                 ;;
@@ -90,6 +93,9 @@ _agtool() {
                 ;;
             agtool,state)
                 cmd="agtool__subcmd__state"
+                ;;
+            agtool,trace)
+                cmd="agtool__subcmd__trace"
                 ;;
             agtool,web-fetch)
                 cmd="agtool__subcmd__web__subcmd__fetch"
@@ -157,6 +163,9 @@ _agtool() {
             agtool__subcmd__help,read-file)
                 cmd="agtool__subcmd__help__subcmd__read__subcmd__file"
                 ;;
+            agtool__subcmd__help,rules)
+                cmd="agtool__subcmd__help__subcmd__rules"
+                ;;
             agtool__subcmd__help,schema)
                 cmd="agtool__subcmd__help__subcmd__schema"
                 ;;
@@ -174,6 +183,9 @@ _agtool() {
                 ;;
             agtool__subcmd__help,state)
                 cmd="agtool__subcmd__help__subcmd__state"
+                ;;
+            agtool__subcmd__help,trace)
+                cmd="agtool__subcmd__help__subcmd__trace"
                 ;;
             agtool__subcmd__help,web-fetch)
                 cmd="agtool__subcmd__help__subcmd__web__subcmd__fetch"
@@ -196,6 +208,9 @@ _agtool() {
             agtool__subcmd__help__subcmd__notes,write)
                 cmd="agtool__subcmd__help__subcmd__notes__subcmd__write"
                 ;;
+            agtool__subcmd__help__subcmd__rules,test)
+                cmd="agtool__subcmd__help__subcmd__rules__subcmd__test"
+                ;;
             agtool__subcmd__help__subcmd__sessions,kill)
                 cmd="agtool__subcmd__help__subcmd__sessions__subcmd__kill"
                 ;;
@@ -216,6 +231,9 @@ _agtool() {
                 ;;
             agtool__subcmd__help__subcmd__state,show)
                 cmd="agtool__subcmd__help__subcmd__state__subcmd__show"
+                ;;
+            agtool__subcmd__help__subcmd__trace,summary)
+                cmd="agtool__subcmd__help__subcmd__trace__subcmd__summary"
                 ;;
             agtool__subcmd__notes,delete)
                 cmd="agtool__subcmd__notes__subcmd__delete"
@@ -246,6 +264,18 @@ _agtool() {
                 ;;
             agtool__subcmd__notes__subcmd__help,write)
                 cmd="agtool__subcmd__notes__subcmd__help__subcmd__write"
+                ;;
+            agtool__subcmd__rules,help)
+                cmd="agtool__subcmd__rules__subcmd__help"
+                ;;
+            agtool__subcmd__rules,test)
+                cmd="agtool__subcmd__rules__subcmd__test"
+                ;;
+            agtool__subcmd__rules__subcmd__help,help)
+                cmd="agtool__subcmd__rules__subcmd__help__subcmd__help"
+                ;;
+            agtool__subcmd__rules__subcmd__help,test)
+                cmd="agtool__subcmd__rules__subcmd__help__subcmd__test"
                 ;;
             agtool__subcmd__sessions,help)
                 cmd="agtool__subcmd__sessions__subcmd__help"
@@ -301,6 +331,18 @@ _agtool() {
             agtool__subcmd__state__subcmd__help,show)
                 cmd="agtool__subcmd__state__subcmd__help__subcmd__show"
                 ;;
+            agtool__subcmd__trace,help)
+                cmd="agtool__subcmd__trace__subcmd__help"
+                ;;
+            agtool__subcmd__trace,summary)
+                cmd="agtool__subcmd__trace__subcmd__summary"
+                ;;
+            agtool__subcmd__trace__subcmd__help,help)
+                cmd="agtool__subcmd__trace__subcmd__help__subcmd__help"
+                ;;
+            agtool__subcmd__trace__subcmd__help,summary)
+                cmd="agtool__subcmd__trace__subcmd__help__subcmd__summary"
+                ;;
             *)
                 ;;
         esac
@@ -308,7 +350,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions rules trace completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,7 +396,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__apply__subcmd__patch)
-            opts="-h --input --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --input --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,7 +462,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__call)
-            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --batch --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -466,7 +508,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__completions)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help bash elvish fish powershell zsh"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,7 +558,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__copy__subcmd__path)
-            opts="-h --overwrite --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --overwrite --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -578,7 +620,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__delete__subcmd__path)
-            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --recursive --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -636,7 +678,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__file)
-            opts="-h --old --new --all --edits --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --old --new --all --edits --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -714,7 +756,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__edit__subcmd__lines)
-            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --edits --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -776,7 +818,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec)
-            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --max-output-bytes --exit-code --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -834,7 +876,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__exec__subcmd__command)
-            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --workdir --shell --login --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -904,7 +946,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__glob)
-            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --limit --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -966,7 +1008,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__grep)
-            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --include --limit --case --fixed-strings --output --context --multiline --hidden --ignored --names --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1056,7 +1098,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help"
+            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions rules trace completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1391,6 +1433,34 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__help__subcmd__rules)
+            opts="test"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__rules__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1573,6 +1643,34 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__help__subcmd__trace)
+            opts="summary"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__trace__subcmd__summary)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__help__subcmd__web__subcmd__fetch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1616,7 +1714,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__list__subcmd__dir)
-            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --depth --hidden --ignored --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1686,7 +1784,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__make__subcmd__dir)
-            opts="-h --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1740,7 +1838,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__man)
-            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --write --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1790,7 +1888,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__mcp)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1836,7 +1934,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__move__subcmd__path)
-            opts="-h --overwrite --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --overwrite --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1894,7 +1992,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list read write delete help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help list read write delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1940,7 +2038,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__delete)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2074,7 +2172,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__list)
-            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --query --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2128,7 +2226,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__read)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2178,7 +2276,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__notes__subcmd__write)
-            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --append --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2236,7 +2334,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__read__subcmd__file)
-            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --offset --limit --mode --indentation --anchors --tail --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2309,8 +2407,142 @@ _agtool() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agtool__subcmd__rules)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help test help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__rules__subcmd__help)
+            opts="test help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__rules__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__rules__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__rules__subcmd__test)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agtool__subcmd__schema)
-            opts="-h --format --strict --extensions --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --format --strict --extensions --no-extensions --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2360,7 +2592,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__session__subcmd__guard)
-            opts="-h --server-pid --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --server-pid --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2410,7 +2642,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__session__subcmd__server)
-            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --state-dir --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2460,7 +2692,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help list kill stop-server help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help list kill stop-server help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2576,7 +2808,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__kill)
-            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --all --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2622,7 +2854,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__list)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2668,7 +2900,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__sessions__subcmd__stop__subcmd__server)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2714,7 +2946,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__skill)
-            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2764,7 +2996,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help show forget reset recover help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help show forget reset recover help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2810,7 +3042,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__forget)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2940,7 +3172,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__recover)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2986,7 +3218,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__reset)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3032,7 +3264,141 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__state__subcmd__show)
-            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__trace)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help summary help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__trace__subcmd__help)
+            opts="summary help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__trace__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__trace__subcmd__help__subcmd__summary)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__trace__subcmd__summary)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3078,7 +3444,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__web__subcmd__fetch)
-            opts="-h --max-chars --start-index --raw --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --max-chars --start-index --raw --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3140,7 +3506,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__file)
-            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --content --overwrite --expected-mtime --expected-size --allow-placeholders --check-syntax --dry-run --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3218,7 +3584,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__write__subcmd__stdin)
-            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            opts="-h --chars --yield-time-ms --max-output-tokens --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --approved --skills-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -56,6 +57,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
+            cand rules 'Check the allow/ask/deny rules: which rule decides a call, and why'
+            cand trace 'Read the call trace ([trace] file or AGTOOL_TRACE)'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -81,6 +84,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -102,6 +106,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -121,6 +126,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -147,6 +153,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -170,6 +177,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -193,6 +201,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -212,6 +221,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -232,6 +242,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -250,6 +261,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -269,6 +281,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -286,6 +299,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -304,6 +318,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -323,6 +338,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -344,6 +360,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -363,6 +380,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -382,6 +400,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -398,6 +417,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -413,6 +433,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand list 'List the notes kept for this workspace, newest first.'
@@ -435,6 +456,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -451,6 +473,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -469,6 +492,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -485,6 +509,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -521,6 +546,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -537,6 +563,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -552,6 +579,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -567,6 +595,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand show 'List every recorded (agent, path, tag)'
@@ -587,6 +616,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -602,6 +632,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -617,6 +648,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -632,6 +664,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -664,6 +697,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand list 'Show each session: id, pid, state, age, command'
@@ -683,6 +717,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -699,6 +734,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -714,6 +750,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -731,6 +768,90 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;sessions;help;help'= {
         }
+        &'agtool;rules'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand test 'Say which rule decides a call of TOOL with the JSON arguments, and why'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;rules;test'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;rules;help'= {
+            cand test 'Say which rule decides a call of TOOL with the JSON arguments, and why'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;rules;help;test'= {
+        }
+        &'agtool;rules;help;help'= {
+        }
+        &'agtool;trace'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand summary 'Calls, failures, blocked calls and p50/p95 duration per tool'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;trace;summary'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;trace;help'= {
+            cand summary 'Calls, failures, blocked calls and p50/p95 duration per tool'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;trace;help;summary'= {
+        }
+        &'agtool;trace;help;help'= {
+        }
         &'agtool;completions'= {
             cand --write 'Write every shell''s file into DIR instead (the repository''s completions/)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
@@ -744,6 +865,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -760,6 +882,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -776,6 +899,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -792,6 +916,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -819,6 +944,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
+            cand rules 'Check the allow/ask/deny rules: which rule decides a call, and why'
+            cand trace 'Read the call trace ([trace] file or AGTOOL_TRACE)'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -903,6 +1030,16 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;sessions;kill'= {
         }
         &'agtool;help;sessions;stop-server'= {
+        }
+        &'agtool;help;rules'= {
+            cand test 'Say which rule decides a call of TOOL with the JSON arguments, and why'
+        }
+        &'agtool;help;rules;test'= {
+        }
+        &'agtool;help;trace'= {
+            cand summary 'Calls, failures, blocked calls and p50/p95 duration per tool'
+        }
+        &'agtool;help;trace;summary'= {
         }
         &'agtool;help;completions'= {
         }
