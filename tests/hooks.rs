@@ -318,6 +318,52 @@ impl RawMcp {
         )
     }
 
+    /// A tools/call during which the server may ask the user (elicitation): each request is
+    /// answered with `action`; returns the call's text and isError, and the questions asked.
+    fn call_answering(
+        &mut self,
+        id: u64,
+        tool: &str,
+        args: Value,
+        action: &str,
+    ) -> (String, bool, Vec<String>) {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": args}}));
+        let mut asked = Vec::new();
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).expect("no response");
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["method"] == "elicitation/create" {
+                asked.push(
+                    v["params"]["message"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                );
+                let result = if action == "accept" {
+                    json!({"action": "accept", "content": {}})
+                } else {
+                    json!({"action": action})
+                };
+                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": result}));
+                continue;
+            }
+            if v["id"] == id {
+                let res = &v["result"];
+                return (
+                    res["content"][0]["text"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    res["isError"] == true,
+                    asked,
+                );
+            }
+        }
+    }
+
     fn list(&mut self) -> Vec<Value> {
         self.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
         self.response(1)["result"]["tools"]
@@ -450,15 +496,21 @@ fn git_push_asks_exit_3_then_runs_with_approved() {
         "{}",
         r.out
     );
-    // The host re-runs it approved: it runs (git itself fails here: no repository).
-    let r = h.run_stdin(
+    // The host re-runs it approved: it runs (git, when installed, fails: no repository).
+    let ran = |r: &Run| {
+        assert_ne!(r.code, 3, "{}", r.out);
+        assert!(
+            r.out.contains("not a git repository") || r.out.contains("cannot run git"),
+            "{}",
+            r.out
+        );
+    };
+    ran(&h.run_stdin(
         &["--groups", "all", "--approved", "call", "exec"],
         &args.to_string(),
-    );
-    assert!(r.out.contains("not a git repository"), "{}", r.out);
+    ));
     let env = json!({"name": "exec", "input": args, "approved": true});
-    let r = h.run_stdin(&["--groups", "all", "call"], &env.to_string());
-    assert!(r.out.contains("not a git repository"), "{}", r.out);
+    ran(&h.run_stdin(&["--groups", "all", "call"], &env.to_string()));
     // The model cannot approve itself.
     let r = h.call(
         "exec",
@@ -506,6 +558,25 @@ fn git_push_asks_exit_3_then_runs_with_approved() {
     assert!(is_error);
     assert!(
         text.starts_with("Approval needed: exec runs git push"),
+        "{text}"
+    );
+    // A client with elicitation is asked: accept runs the call, decline refuses it.
+    let mut c = h.std_cmd();
+    c.args(["--groups", "all", "mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut mcp = RawMcp::start_with(&mut c, json!({"elicitation": {}}));
+    let (text, _, asked) = mcp.call_answering(6, "exec", args.clone(), "accept");
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(asked[0].contains("exec runs git push"), "{asked:?}");
+    assert!(
+        text.contains("not a git repository") || text.contains("cannot run git"),
+        "{text}"
+    );
+    let (text, is_error, asked) = mcp.call_answering(7, "exec", args.clone(), "decline");
+    assert_eq!(asked.len(), 1);
+    assert!(
+        is_error && text.starts_with("Error: not approved: exec runs git push"),
         "{text}"
     );
 }

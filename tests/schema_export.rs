@@ -396,8 +396,14 @@ fn exports_with_per_host_definitions_match_their_golden_files() {
         out.code(0);
         let defs: Vec<Value> = serde_json::from_str(&out.out).unwrap();
         let text = format!("{}\n", serde_json::to_string_pretty(&defs).unwrap());
-        assert!(text.contains("Read one file of this repository."), "{format}");
-        assert!(text.contains("Prefer grep over exec for searching."), "{format}");
+        assert!(
+            text.contains("Read one file of this repository."),
+            "{format}"
+        );
+        assert!(
+            text.contains("Prefer grep over exec for searching."),
+            "{format}"
+        );
         assert!(!text.contains("\"glob\""), "{format}: glob is switched off");
         let file = dir.join(format!("schema-{format}.json"));
         if update {
