@@ -44,6 +44,10 @@ pub struct Settings {
     pub approved: bool,
 }
 
+/// How a face asks the person behind it to approve a call (spec 10 "Rules"): called with the
+/// question; `Some(true)` approved, `Some(false)` declined, `None` when no one can be asked.
+pub type Asker = Arc<dyn Fn(&str) -> Option<bool> + Send + Sync>;
+
 /// Everything a tool needs besides its arguments. Shared across threads in `call --batch`;
 /// the MCP server gives each call its own copy ([`Ctx::for_call`]) with its own stop request
 /// and write gate.
@@ -103,7 +107,7 @@ pub struct Ctx {
     /// How an `ask` rule asks the person behind a long-lived face (the MCP client's
     /// elicitation): called with the question; `Some(true)` approved, `Some(false)` declined,
     /// `None` when it cannot ask. Unset: the face cannot ask that way.
-    pub asker: Option<Arc<dyn Fn(&str) -> Option<bool> + Send + Sync>>,
+    pub asker: Option<Asker>,
     state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
