@@ -33,6 +33,10 @@ pub const MAX_STDOUT_BYTES: usize = 1 << 20;
 /// Most of a hook's stderr kept (the reason of a block), in bytes.
 pub const MAX_STDERR_BYTES: usize = 16 << 10;
 
+/// Events up to this size are written to the hook's stdin without a thread: Linux pipes
+/// buffer 64 KiB, so the write never waits for the hook.
+const PIPE_SAFE_BYTES: usize = 32 << 10;
+
 /// How long the pipes are read after the hook exits (a daemon holding them open).
 const DRAIN: Duration = Duration::from_millis(200);
 
@@ -163,10 +167,16 @@ impl HookRun {
         let tree = Tree { pgid: pid, tag };
         let input = serde_json::to_vec(event).unwrap_or_default();
         if let Some(mut stdin) = child.stdin.take() {
-            std::thread::spawn(move || {
-                // A hook that does not read its input is fine: the broken pipe is dropped.
+            // A hook that does not read its input is fine: the broken pipe is dropped. An
+            // event that fits the pipe's buffer is written here (it cannot block); a bigger
+            // one on a thread, so a hook that never reads cannot hold the call.
+            if input.len() <= PIPE_SAFE_BYTES {
                 let _ = stdin.write_all(&input);
-            });
+            } else {
+                std::thread::spawn(move || {
+                    let _ = stdin.write_all(&input);
+                });
+            }
         }
         let out = child
             .stdout
