@@ -219,6 +219,14 @@ def main():
     r = Row("read-file 4 KiB vs cat (start-up)", 2, "ratio")
     pairs(r, max(n, 50), [ag, "read-file", "small.txt"], ["cat", "small.txt"], ws, env)
     rows.append(r)
+    say("read-file of a 4 KiB file with one no-op pre hook vs none (spec 10)")
+    hook_cfg = os.path.join(work, "hook.toml")
+    with open(hook_cfg, "w") as f:
+        f.write('[[hooks.pre_tool_use]]\ncommand = ["true"]\n')
+    r = Row("read-file 4 KiB: one no-op hook vs none", 5, "overhead_ms")
+    pairs(r, max(n, 50), [ag, "--config", hook_cfg, "read-file", "small.txt"],
+          [ag, "read-file", "small.txt"], ws, env)
+    rows.append(r)
     os.remove(big)
 
     # --- edit-file of one line in a 100 MB file vs sed -i ----------------------------------

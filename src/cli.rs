@@ -10,7 +10,8 @@ use crate::faces::input::tool_args;
 use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, mcp, people, sandbox, schema, sessions, state, suggest};
+
+use crate::faces::{call, hostctl, mcp, people, sandbox, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -24,6 +25,8 @@ pub fn meta_commands() -> Vec<Command> {
         state::command(),
         sessions::command(),
         sandbox::command(),
+        hostctl::rules_command(),
+        hostctl::trace_command(),
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
@@ -52,6 +55,8 @@ fn run_meta(name: &str, m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         "call" => call::run(m, ctx),
         "state" => state::run(m, ctx),
         "sessions" => sessions::run(m, ctx),
+        "rules" => hostctl::run_rules(m, ctx),
+        "trace" => hostctl::run_trace(m, ctx),
         other => Err(ToolError::usage(format!("unknown command {other}"))),
     }
 }
@@ -108,6 +113,7 @@ fn settings(m: &ArgMatches) -> Settings {
             .get_many::<String>("skills_dir")
             .map(|v| v.map(Into::into).collect())
             .unwrap_or_default(),
+        approved: m.get_flag("approved"),
     }
 }
 
@@ -164,7 +170,14 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         return code;
     }
     let ctx = match Ctx::new(&settings) {
-        Ok(ctx) => ctx,
+        Ok(mut ctx) => {
+            ctx.face = match name {
+                "call" => "call",
+                "mcp" => "mcp",
+                _ => "cli",
+            };
+            ctx
+        }
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
     if name == "mcp" {

@@ -46,6 +46,9 @@ pub enum ErrorKind {
     /// input, spec 07 "mcp"); whatever it started was stopped. The command line never cancels;
     /// printed, it would exit 1.
     Cancelled,
+    /// An `ask` rule wants the host's approval (spec 10 "Rules"): exit 3, the message on
+    /// stdout as is (`Approval needed: <tool> <what>: <reason>`), without `Error: `.
+    ApprovalNeeded,
 }
 
 /// A tool's failure: the message (without `Error: `) and tool-specific `--json` fields.
@@ -90,7 +93,20 @@ impl ToolError {
             ErrorKind::Refused | ErrorKind::Cancelled => 1,
             ErrorKind::Usage => 2,
             ErrorKind::Timeout => 124,
+            ErrorKind::ApprovalNeeded => 3,
             ErrorKind::Interrupted(sig) => 128 + sig,
+        }
+    }
+}
+
+impl ToolError {
+    /// The text the model reads: `Error: <message>`, or the message alone for
+    /// [`ErrorKind::ApprovalNeeded`] (it starts `Approval needed:`).
+    pub fn model_text(&self) -> String {
+        if self.kind == ErrorKind::ApprovalNeeded {
+            self.message.clone()
+        } else {
+            format!("Error: {}", self.message)
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod cli;
 pub mod error;
 pub mod exec;
 pub mod faces;
+pub mod hooks;
 pub mod interrupt;
 pub mod media;
 pub mod notes;

@@ -442,6 +442,58 @@ fn extensions_are_added_only_when_asked() {
     out.code(2);
 }
 
+/// Per-host definitions (spec 10, `[tools.<name>]`) in each format's export, against
+/// tests/golden/overrides/schema-<format>.json: a replaced and an appended description, a
+/// sensitive flag turned off (seen in `x-agtool`) and a tool switched off.
+#[test]
+fn exports_with_per_host_definitions_match_their_golden_files() {
+    let ws = Ws::new();
+    let user_config = ws.home.join(".config/agtool/config.toml");
+    std::fs::create_dir_all(user_config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &user_config,
+        "[tools.read_file]\ndescription = \"Read one file of this repository.\"\n\
+         [tools.grep]\ndescription_append = \"Prefer grep over exec for searching.\"\n\
+         [tools.web_fetch]\nsensitive = false\n\
+         [tools.glob]\nenabled = false\n",
+    )
+    .unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/overrides");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut stale = Vec::new();
+    for (format, flags) in FORMATS {
+        let mut args = vec!["--groups", "files,web", "schema", "--extensions"];
+        args.extend_from_slice(flags);
+        let out = ws.run(&args);
+        out.code(0);
+        let defs: Vec<Value> = serde_json::from_str(&out.out).unwrap();
+        let text = format!("{}\n", serde_json::to_string_pretty(&defs).unwrap());
+        assert!(
+            text.contains("Read one file of this repository."),
+            "{format}"
+        );
+        assert!(
+            text.contains("Prefer grep over exec for searching."),
+            "{format}"
+        );
+        assert!(!text.contains("\"glob\""), "{format}: glob is switched off");
+        let file = dir.join(format!("schema-{format}.json"));
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&file, &text).unwrap();
+            continue;
+        }
+        if std::fs::read_to_string(&file).unwrap_or_default() != text {
+            stale.push(file.display().to_string());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the export with per-host definitions changed: {stale:?}; if meant, regenerate with\n  \
+         UPDATE_GOLDEN=1 cargo test --test schema_export"
+    );
+}
+
 /// Each format's export of every tool, against tests/golden/schema-<format>.json.
 #[test]
 fn exports_match_the_golden_files() {

@@ -58,6 +58,12 @@ pub fn envelope_id(v: &Value) -> Option<Value> {
         .find_map(|k| v.get(*k).filter(|id| !id.is_null()).cloned())
 }
 
+/// Whether the envelope (not the tool's arguments) carries `"approved": true`: the host's
+/// user approved the call (spec 10 "Rules").
+pub fn envelope_approved(v: &Value) -> bool {
+    v.get("approved").and_then(Value::as_bool) == Some(true)
+}
+
 /// Runs one call of a tool the context exposes (a tool outside the enabled groups is refused
 /// with the groups that are enabled, spec 00).
 fn run_one(ctx: &Ctx, name: &str, args: Value) -> ToolResult {
@@ -91,6 +97,11 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
                 ));
             }
             let (name, args) = parse_envelope(&v)?;
+            if envelope_approved(&v) {
+                let mut approved = ctx.for_call(ctx.cancel.clone());
+                approved.approved = true;
+                return run_one(&approved, &name, args);
+            }
             run_one(ctx, &name, args)
         }
     }
@@ -121,15 +132,22 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
             .and_then(|(n, _)| tools::find(n))
             .is_some_and(|s| s.meta.serial)
     });
-    let run = |p: &Result<(String, Value), ToolError>| -> (String, ToolResult) {
+    let run = |(p, call): (&Result<(String, Value), ToolError>, &Value)| -> (String, ToolResult) {
         match p {
-            Ok((name, args)) => (name.clone(), run_one(ctx, name, args.clone())),
+            Ok((name, args)) => {
+                if envelope_approved(call) {
+                    let mut approved = ctx.for_call(ctx.cancel.clone());
+                    approved.approved = true;
+                    return (name.clone(), run_one(&approved, name, args.clone()));
+                }
+                (name.clone(), run_one(ctx, name, args.clone()))
+            }
             Err(e) => (String::new(), Err(e.clone())),
         }
     };
     let results: Vec<(String, ToolResult)> = if serial {
         let mut results = Vec::with_capacity(parsed.len());
-        for p in &parsed {
+        for p in parsed.iter().zip(&calls) {
             let (name, result) = run(p);
             // A termination signal during an exec ends the batch: the caller wants agtool gone.
             if let Err(e) = &result
@@ -142,7 +160,11 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
         results
     } else {
         std::thread::scope(|s| {
-            let handles: Vec<_> = parsed.iter().map(|p| s.spawn(move || run(p))).collect();
+            let handles: Vec<_> = parsed
+                .iter()
+                .zip(&calls)
+                .map(|p| s.spawn(move || run(p)))
+                .collect();
             handles
                 .into_iter()
                 .map(|h| {
@@ -159,7 +181,7 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
         .map(|((name, r), call)| {
             let (ok, output) = match r {
                 Ok(o) => (true, o.text),
-                Err(e) => (false, format!("Error: {}", e.message)),
+                Err(e) => (false, e.model_text()),
             };
             let mut result = Map::new();
             if let Some(id) = envelope_id(call) {

@@ -6,6 +6,7 @@
 
 pub mod call;
 pub mod colour;
+pub mod hostctl;
 pub mod input;
 pub mod mcp;
 pub mod output;

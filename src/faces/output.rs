@@ -17,10 +17,7 @@ pub fn envelope(result: &ToolResult) -> Value {
         }
         Err(e) => {
             map.insert("ok".into(), Value::Bool(false));
-            map.insert(
-                "output".into(),
-                Value::String(format!("Error: {}", e.message)),
-            );
+            map.insert("output".into(), Value::String(e.model_text()));
             map.insert("error".into(), Value::String(e.message.clone()));
             map.extend(e.fields.clone());
         }
@@ -55,7 +52,7 @@ pub fn print_result(json: bool, result: ToolResult) -> i32 {
         Err(e) if e.kind == ErrorKind::Usage => {
             emit(Stream::Err, &format!("Error: {}\n", e.message))
         }
-        Err(e) => emit(Stream::Out, &format!("Error: {}\n", e.message)),
+        Err(e) => emit(Stream::Out, &format!("{}\n", e.model_text())),
     }
     code
 }

@@ -85,6 +85,13 @@ pub fn global_args(cmd: Command) -> Command {
             .help("The notes store [default: .agent-state/notes, or config notes.dir]"),
     )
     .arg(
+        Arg::new("approved")
+            .long("approved")
+            .action(ArgAction::SetTrue)
+            .global(true)
+            .help("The host's user approved this call: an ask rule lets it run (after exit status 3, Approval needed)"),
+    )
+    .arg(
         Arg::new("skills_dir")
             .long("skills-dir")
             .value_name("DIR")

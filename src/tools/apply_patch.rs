@@ -15,6 +15,7 @@ use crate::patch::{BodyLine, Hunk, Patch, parse};
 use crate::text::diff;
 use crate::text::placeholder;
 use crate::text::plural::count;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
@@ -96,6 +97,27 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
             args.insert("input".to_owned(), Value::String(text));
         }
         Ok(())
+    }
+
+    fn touches(args: &Self::Args) -> Touches {
+        let mut writes = Vec::new();
+        // Every file of the patch: updated, added, deleted, and the targets of moves. A patch
+        // that does not parse touches nothing (the tool refuses it).
+        if let Some(patch) = args.input.as_deref().and_then(|i| parse(i).ok()) {
+            for h in &patch.hunks {
+                writes.push(h.path().to_owned());
+                if let Hunk::Update {
+                    move_to: Some(to), ..
+                } = h
+                {
+                    writes.push(to.clone());
+                }
+            }
+        }
+        Touches {
+            writes,
+            ..Touches::default()
+        }
     }
 
     fn run(ctx: &Ctx, args: ApplyPatchArgs) -> ToolResult {

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolResult;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::transfer::{self, Op, Request};
@@ -61,6 +62,14 @@ new file: read_file it before editing it. Use dry_run: true to see what would ha
         body: None,
         tags: &["write", "files", "copy"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            reads: vec![args.source.clone()],
+            writes: vec![args.destination.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: CopyPathArgs) -> ToolResult {
         let started = std::time::Instant::now();

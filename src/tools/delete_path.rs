@@ -19,6 +19,7 @@ use crate::error::{ErrorKind, Output, ToolError, ToolResult, io_refusal};
 use crate::text::editable::EditableText;
 use crate::text::path_escape::encode_path;
 use crate::text::plural::count;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
@@ -69,6 +70,13 @@ see what would go.",
         body: None,
         tags: &["delete", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            writes: vec![args.path.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: DeletePathArgs) -> ToolResult {
         let dry_run = args.dry_run.unwrap_or(false);

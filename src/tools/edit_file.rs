@@ -29,6 +29,7 @@ use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region, render_region_at};
 use crate::text::render::LineStyle;
 use crate::text::{render, syntax};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
@@ -117,6 +118,13 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         body: None,
         tags: &["write", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            writes: vec![args.path.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: EditFileArgs) -> ToolResult {
         let edits = edit_list(&args)?;

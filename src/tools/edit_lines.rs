@@ -26,6 +26,7 @@ use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
 use crate::text::tag::{content_tag, line_anchor_hash};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
@@ -105,6 +106,13 @@ changed lines, so you can chain edits without re-reading.",
         body: None,
         tags: &["write", "files", "anchors"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            writes: args.edits.iter().map(|e| e.path.clone()).collect(),
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: EditLinesArgs) -> ToolResult {
         if args.edits.is_empty() {

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
 use crate::exec::oneshot::{DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 use crate::exec::{ExecError, ExecRequest};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 
@@ -84,6 +85,13 @@ keeps its head and tail. For servers, watchers and REPLs use exec_command instea
         )
         .into();
         Ok(view)
+    }
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            argv: Some(args.command.clone()),
+            ..Touches::default()
+        }
     }
 
     fn run(ctx: &Ctx, args: ExecArgs) -> ToolResult {

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::error::{ToolError, ToolResult};
 use crate::exec::session::{self, ExecCommandRequest};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::root;
@@ -76,6 +77,17 @@ For a command that simply runs to completion, exec is simpler.",
         )
         .into();
         Ok(view)
+    }
+
+    fn touches(args: &Self::Args) -> Touches {
+        // Split as the shell would; a line shlex cannot split (an open quote) is split at
+        // whitespace, so a prefix rule still sees its words.
+        let argv = shlex::split(&args.cmd)
+            .unwrap_or_else(|| args.cmd.split_whitespace().map(str::to_owned).collect());
+        Touches {
+            argv: Some(argv),
+            ..Touches::default()
+        }
     }
 
     fn run(ctx: &Ctx, args: ExecCommandArgs) -> ToolResult {

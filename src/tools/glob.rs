@@ -12,6 +12,7 @@ use serde::Deserialize;
 use crate::error::{Output, ToolError, ToolResult};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::path_escape::encode_path;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
@@ -70,6 +71,13 @@ folder, one a line, most recently modified first. Hidden files and files ignored
         body: None,
         tags: &["search", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            reads: vec![args.path.clone().unwrap_or_else(|| ".".into())],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: GlobArgs) -> ToolResult {
         let normalized = walk::normalize_glob(&args.pattern, "pattern")?;

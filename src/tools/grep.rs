@@ -14,6 +14,7 @@ use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::plural::count;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
@@ -127,6 +128,13 @@ A `Files whose names match:` section lists files whose names contain the pattern
         body: None,
         tags: &["search", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            reads: vec![args.path.clone().unwrap_or_else(|| ".".into())],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: GrepArgs) -> ToolResult {
         let mode = args.output.unwrap_or_default();

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use crate::error::{ToolError, ToolResult};
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
@@ -63,6 +64,13 @@ argument takes that spelling back.",
         body: None,
         tags: &["read", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            reads: vec![args.path.clone().unwrap_or_else(|| ".".into())],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: ListDirArgs) -> ToolResult {
         let spelled = args.path.as_deref().unwrap_or(".");

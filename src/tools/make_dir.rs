@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolResult;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::mkdir;
@@ -44,6 +45,13 @@ Folders under protected names such as .git are never made.",
         body: None,
         tags: &["write", "files", "folder"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            writes: vec![args.path.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: MakeDirArgs) -> ToolResult {
         mkdir::make_dir(ctx, &args.path, args.dry_run.unwrap_or(false))

@@ -36,6 +36,7 @@ use serde_json::Value;
 
 use crate::args;
 use crate::error::{ToolError, ToolResult};
+pub use crate::hooks::Touches;
 use crate::workspace::context::Ctx;
 
 /// A tool group (spec 00, "Groups, sensitivity, serial").
@@ -164,6 +165,12 @@ pub trait Tool {
     fn cli_fixup(_args: &mut serde_json::Map<String, Value>, _ctx: &Ctx) -> Result<(), ToolError> {
         Ok(())
     }
+    /// What a call with `args` touches, for the rules (spec 10 "Rules"): the paths it reads
+    /// and writes (both ends of a move, every file of a patch), its argv, its URL. The
+    /// default: nothing (rules with matchers never apply; rules without apply by name).
+    fn touches(_args: &Self::Args) -> Touches {
+        Touches::default()
+    }
     /// Runs the tool on validated arguments.
     fn run(ctx: &Ctx, args: Self::Args) -> ToolResult;
 }
@@ -184,8 +191,13 @@ pub struct ToolSpec {
     pub augment: fn(Command) -> Command,
     /// See [`Tool::cli_fixup`].
     pub cli_fixup: fn(&mut serde_json::Map<String, Value>, &Ctx) -> Result<(), ToolError>,
-    /// Validates a JSON object against the schema, deserialises it and runs the tool.
+    /// Validates a JSON object against the schema, deserialises it and runs the tool, with
+    /// the hooks, rules and trace of spec 10 when any are configured: every face runs tools
+    /// through this one function.
     pub run_json: fn(&Ctx, Value) -> ToolResult,
+    /// Validates a JSON object and says what the call would touch (see [`Tool::touches`]);
+    /// `agtool rules test` uses it.
+    pub touches_json: fn(Value) -> Result<Touches, ToolError>,
 }
 
 impl ToolSpec {
@@ -207,7 +219,31 @@ impl ToolSpec {
     /// `ctx`: its description and metadata there, or `Err(reason)` when it is left out
     /// (spec 06: `skill` with no skill at all).
     pub fn view(&self, ctx: &Ctx) -> Result<ToolView, String> {
-        (self.view_fn)(ctx)
+        let mut view = (self.view_fn)(ctx)?;
+        // Per-host definitions (spec 10): `[tools.<name>]`.
+        if let Some(o) = ctx
+            .config
+            .tools
+            .as_ref()
+            .and_then(|t| t.overrides.get(self.name))
+        {
+            if o.enabled == Some(false) {
+                return Err(format!(
+                    "{} is switched off by the configuration (tools.{}.enabled = false)",
+                    self.name, self.name
+                ));
+            }
+            if let Some(d) = &o.description {
+                view.description = Cow::Owned(d.clone());
+            }
+            if let Some(a) = &o.description_append {
+                view.description = Cow::Owned(format!("{}\n\n{a}", view.description.trim_end()));
+            }
+            if let Some(s) = o.sensitive {
+                view.meta.sensitive = s;
+            }
+        }
+        Ok(view)
     }
 
     /// Whether the tool's group is enabled by `groups` (`all` enables every group).
@@ -226,12 +262,45 @@ pub fn parent_about(parent: &str) -> &'static str {
     }
 }
 
-fn run_json<T: Tool>(ctx: &Ctx, mut value: Value) -> ToolResult {
+/// Normalises, validates and parses a tool's JSON arguments.
+fn prepare<T: Tool>(mut value: Value) -> Result<T::Args, ToolError> {
+    if value.get("approved").is_some() {
+        // Spec 10: a model cannot approve its own call; approval is the host's.
+        return Err(ToolError::usage(format!(
+            "\"approved\" is not an argument of {}: approval comes from the host (--approved, \
+             or \"approved\": true in the call envelope), never from the tool's arguments",
+            T::NAME
+        )));
+    }
     args::normalize_json(&mut value);
     args::validate(args::cached_schema::<T::Args>(), &value)?;
-    let parsed: T::Args = serde_json::from_value(value)
-        .map_err(|e| ToolError::usage(format!("invalid arguments for {}: {e}", T::NAME)))?;
-    T::run(ctx, parsed)
+    serde_json::from_value(value)
+        .map_err(|e| ToolError::usage(format!("invalid arguments for {}: {e}", T::NAME)))
+}
+
+fn run_json<T: Tool>(ctx: &Ctx, value: Value) -> ToolResult {
+    if !crate::hooks::active(ctx) {
+        return T::run(ctx, prepare::<T>(value)?);
+    }
+    let site = crate::hooks::Site {
+        name: T::NAME,
+        group: T::META.group.name(),
+    };
+    let steps = crate::hooks::Steps {
+        prepare: &prepare::<T>,
+        touches: &T::touches,
+        run: &|args| T::run(ctx, args),
+    };
+    crate::hooks::around(ctx, site, value, &is_tool_or_group, steps)
+}
+
+fn touches_json<T: Tool>(value: Value) -> Result<Touches, ToolError> {
+    Ok(T::touches(&prepare::<T>(value)?))
+}
+
+/// Whether `name` is a tool's or a group's name (or `all`), for checking rules.
+pub fn is_tool_or_group(name: &str) -> bool {
+    name == "all" || Group::from_name(name).is_some() || find(name).is_some()
 }
 
 /// The registry entry for `T`.
@@ -245,6 +314,7 @@ pub fn spec<T: Tool>() -> ToolSpec {
         augment: <T::Args as clap::Args>::augment_args,
         cli_fixup: T::cli_fixup,
         run_json: run_json::<T>,
+        touches_json: touches_json::<T>,
     }
 }
 
@@ -298,10 +368,32 @@ pub struct Exposed {
     pub view: ToolView,
 }
 
+/// Refuses `[tools.<name>]` tables that name no tool (spec 10): a misspelt name would
+/// silently change nothing.
+fn check_overrides(ctx: &Ctx) -> Result<(), ToolError> {
+    let Some(t) = ctx.config.tools.as_ref() else {
+        return Ok(());
+    };
+    for name in t.overrides.keys() {
+        if find(name).is_none() {
+            return Err(ToolError::usage(format!(
+                "configuration [tools.{name}]: {name:?} is no tool (tools: {})",
+                registry()
+                    .iter()
+                    .map(|t| t.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The groups `ctx` enables for `call`, `schema` and `mcp` (spec 00 "Groups"): its group
 /// names, `all` meaning every group. Errors (usage, exit 2) on a name that is no group, naming
 /// where it came from and listing the valid names.
 pub fn enabled_groups(ctx: &Ctx) -> Result<Vec<Group>, ToolError> {
+    check_overrides(ctx)?;
     let mut enabled = Vec::new();
     for name in &ctx.groups {
         let found: Vec<Group> = if name == "all" {

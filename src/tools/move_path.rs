@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolResult;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::transfer::{self, Op, Request};
@@ -57,6 +58,13 @@ and a removal, all or nothing. Use dry_run: true to see what would happen.",
         body: None,
         tags: &["write", "files", "move"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            writes: vec![args.source.clone(), args.destination.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: MovePathArgs) -> ToolResult {
         let started = std::time::Instant::now();

@@ -18,6 +18,7 @@ use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
 use crate::text::tag::{content_tag, fnv1a32};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::fs::refusal;
@@ -128,6 +129,13 @@ at once: paths: [\"a.rs\", \"src/*.rs\"] (at most 50), each with its own header 
         body: None,
         tags: &["read", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            reads: vec![args.path.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: ReadFileArgs) -> ToolResult {
         match (&args.path, &args.paths) {

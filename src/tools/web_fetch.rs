@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::web::cache::Copies;
 use crate::web::policy::WebPolicy;
@@ -74,6 +75,13 @@ Loopback, private, link-local and cloud metadata addresses are refused unless co
         body: None,
         tags: &["web", "fetch"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            url: Some(args.url.clone()),
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: WebFetchArgs) -> ToolResult {
         let web_config = ctx.config.web.as_ref();

@@ -10,6 +10,7 @@ use crate::text::editable::{DecodeError, EditableText};
 use crate::text::placeholder;
 use crate::text::plural::count;
 use crate::text::region::line_delta;
+use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
@@ -93,6 +94,13 @@ encoding, BOM and line ending. Reports the new tag: [path#TAG].",
         body: Some("content"),
         tags: &["write", "files"],
     };
+
+    fn touches(args: &Self::Args) -> Touches {
+        Touches {
+            writes: vec![args.path.clone()],
+            ..Touches::default()
+        }
+    }
 
     fn run(ctx: &Ctx, args: WriteFileArgs) -> ToolResult {
         let content = args.content.clone().ok_or_else(|| {

@@ -239,6 +239,19 @@ impl Rule {
         })
     }
 
+    /// Whether this rule names `host`: a name (normalised here) or an IP address (spec 10
+    /// rules' `hosts`).
+    pub fn matches(&self, host: &str) -> bool {
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        match host.parse::<IpAddr>() {
+            Ok(ip) => self.matches_ip(ip),
+            Err(_) => self.matches_host(&normalize_host(host)),
+        }
+    }
+
     /// Whether this rule names `host` (already normalised by [`normalize_host`]).
     fn matches_host(&self, host: &str) -> bool {
         match self {

@@ -42,6 +42,92 @@ pub struct Config {
     /// "Workspace trust"). Read from the user's file and `--config` files only: absolute
     /// paths, or `~/...` under `$HOME`; a workspace matches when its root is one of them.
     pub trusted_workspaces: Option<Vec<PathBuf>>,
+    /// Pre- and post-tool hooks (spec 10 "Hooks on every tool"). Layers add up: the user's
+    /// hooks run first, then a trusted workspace's, then `--config`'s.
+    pub hooks: Option<HooksConfig>,
+    /// allow/ask/deny rules (spec 10 "Rules"). Layers add up (a layer never drops another's).
+    pub rules: Option<Vec<RuleConfig>>,
+    /// The call trace (spec 10 "Trace").
+    pub trace: Option<TraceConfig>,
+}
+
+/// `[hooks]` table (spec 10 "Hooks on every tool").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HooksConfig {
+    /// `[[hooks.pre_tool_use]]`: run before each matching call, in order.
+    pub pre_tool_use: Option<Vec<HookConfig>>,
+    /// `[[hooks.post_tool_use]]`: run after each matching call, in order.
+    pub post_tool_use: Option<Vec<HookConfig>>,
+}
+
+/// One hook (spec 10): which tools it matches, what it runs, how long it may take.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HookConfig {
+    /// A regex over tool names, anchored at both ends; `"*"` or absent matches every tool.
+    pub matcher: Option<String>,
+    /// An argv list, or a string run with `sh -c`.
+    pub command: HookCommand,
+    /// How long the hook may run, in ms (default 10000); then its process tree is killed.
+    pub timeout_ms: Option<u64>,
+}
+
+/// A hook's command: an argv list or a shell string.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum HookCommand {
+    /// Run with `sh -c`.
+    Shell(String),
+    /// Run as is (first word looked up in PATH).
+    Argv(Vec<String>),
+}
+
+impl Default for HookCommand {
+    fn default() -> Self {
+        HookCommand::Argv(Vec::new())
+    }
+}
+
+/// One `[[rules]]` entry (spec 10 "Rules"). Every matcher given must match for the rule to
+/// apply; a rule with none applies to every call of its tools.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RuleConfig {
+    /// `allow`, `ask` or `deny`.
+    pub action: String,
+    /// Tool names or group names; absent = every tool.
+    pub tools: Option<Vec<String>>,
+    /// gitignore-style globs matched against every path the call touches.
+    pub paths: Option<Vec<String>>,
+    /// An argv prefix for exec (exec_command's command split into shell words).
+    pub argv_prefix: Option<Vec<String>>,
+    /// web_fetch hosts: names, `*.` wildcards, CIDR ranges.
+    pub hosts: Option<Vec<String>>,
+    /// The reason the model (or the person asked) reads.
+    pub reason: Option<String>,
+}
+
+/// `[trace]` table (spec 10 "Trace").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TraceConfig {
+    /// The trace file (relative to the workspace root); `AGTOOL_TRACE` overrides it.
+    pub file: Option<PathBuf>,
+}
+
+/// `[tools.<name>]`: a per-host definition of one tool (spec 10 "Per-host tool definitions").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ToolOverride {
+    /// Replaces the tool's description.
+    pub description: Option<String>,
+    /// Appended to the description (after a blank line).
+    pub description_append: Option<String>,
+    /// Overrides the tool's sensitive flag.
+    pub sensitive: Option<bool>,
+    /// `false` leaves the tool out of `schema`, `call` and `mcp`.
+    pub enabled: Option<bool>,
 }
 
 /// `[exec]` table (spec 05).
@@ -94,12 +180,14 @@ pub struct SkillsConfig {
     pub dirs: Option<Vec<PathBuf>>,
 }
 
-/// `[tools]` table (spec 00, "Groups").
+/// `[tools]` table (spec 00, "Groups"; spec 10 "Per-host tool definitions").
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
 pub struct ToolsConfig {
     /// Enabled groups, e.g. `["files", "edit"]`.
     pub groups: Option<Vec<String>>,
+    /// `[tools.<name>]` tables, by tool name (checked against the registry when used).
+    #[serde(flatten)]
+    pub overrides: std::collections::BTreeMap<String, ToolOverride>,
 }
 
 /// `[read]` table (spec 09, "Images, PDFs, notebooks, several files at once").
@@ -185,11 +273,20 @@ impl Config {
             }),
             tools: merge_table(self.tools, over.tools, |b, o| ToolsConfig {
                 groups: pick(b.groups, o.groups),
+                overrides: merge_overrides(b.overrides, o.overrides),
             }),
             read: merge_table(self.read, over.read, |b, o| ReadConfig {
                 image_max_edge: pick(b.image_max_edge, o.image_max_edge),
             }),
             trusted_workspaces: pick(self.trusted_workspaces, over.trusted_workspaces),
+            hooks: merge_table(self.hooks, over.hooks, |b, o| HooksConfig {
+                pre_tool_use: concat(b.pre_tool_use, o.pre_tool_use),
+                post_tool_use: concat(b.post_tool_use, o.post_tool_use),
+            }),
+            rules: concat(self.rules, over.rules),
+            trace: merge_table(self.trace, over.trace, |b, o| TraceConfig {
+                file: pick(b.file, o.file),
+            }),
         }
     }
 }
@@ -238,6 +335,34 @@ fn without_values(msg: &str) -> String {
 
 /// Groups on by default for `call`, `mcp` and `schema` (spec 00, "Groups").
 pub const DEFAULT_GROUPS: [&str; 1] = ["files"];
+
+/// Both lists, `base`'s first: hooks and rules of every layer count (spec 10).
+fn concat<T>(base: Option<Vec<T>>, over: Option<Vec<T>>) -> Option<Vec<T>> {
+    match (base, over) {
+        (None, None) => None,
+        (b, o) => Some(b.into_iter().chain(o).flatten().collect()),
+    }
+}
+
+/// Per-tool definitions merged key by key, `over` winning.
+fn merge_overrides(
+    mut base: std::collections::BTreeMap<String, ToolOverride>,
+    over: std::collections::BTreeMap<String, ToolOverride>,
+) -> std::collections::BTreeMap<String, ToolOverride> {
+    for (name, o) in over {
+        let b = base.remove(&name).unwrap_or_default();
+        base.insert(
+            name,
+            ToolOverride {
+                description: pick(b.description, o.description),
+                description_append: pick(b.description_append, o.description_append),
+                sensitive: pick(b.sensitive, o.sensitive),
+                enabled: pick(b.enabled, o.enabled),
+            },
+        );
+    }
+    base
+}
 
 fn merge_table<T: Default>(base: Option<T>, over: Option<T>, f: impl Fn(T, T) -> T) -> Option<T> {
     match (base, over) {

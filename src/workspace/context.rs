@@ -40,7 +40,13 @@ pub struct Settings {
     pub notes_dir: Option<PathBuf>,
     /// `--skills-dir` (repeatable): skill folders (spec 06), relative to the current directory.
     pub skills_dirs: Vec<PathBuf>,
+    /// `--approved`: the host approved the call in advance (spec 10 "Rules").
+    pub approved: bool,
 }
+
+/// How a face asks the person behind it to approve a call (spec 10 "Rules"): called with the
+/// question; `Some(true)` approved, `Some(false)` declined, `None` when no one can be asked.
+pub type Asker = Arc<dyn Fn(&str) -> Option<bool> + Send + Sync>;
 
 /// Everything a tool needs besides its arguments. Shared across threads in `call --batch`;
 /// the MCP server gives each call its own copy ([`Ctx::for_call`]) with its own stop request
@@ -92,6 +98,16 @@ pub struct Ctx {
     /// The line between computing and writing for the call running in this context (see
     /// [`WriteGate`]): a timeout or a cancellation abandons the call only before it writes.
     pub gate: Arc<WriteGate>,
+    /// The face running calls in this context, for hooks and the trace (spec 10): `cli`
+    /// (a tool subcommand), `call` or `mcp`.
+    pub face: &'static str,
+    /// The host approved this call in advance (`--approved`, or `"approved": true` in a
+    /// `call` envelope): an `ask` rule lets it run (spec 10 "Rules").
+    pub approved: bool,
+    /// How an `ask` rule asks the person behind a long-lived face (the MCP client's
+    /// elicitation): called with the question; `Some(true)` approved, `Some(false)` declined,
+    /// `None` when it cannot ask. Unset: the face cannot ask that way.
+    pub asker: Option<Asker>,
     state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
@@ -230,6 +246,9 @@ impl Ctx {
             skill_dirs,
             cancel: Cancel::never(),
             gate: Arc::new(WriteGate::new()),
+            face: "cli",
+            approved: settings.approved,
+            asker: None,
             state: Arc::new(OnceLock::new()),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),
@@ -260,6 +279,9 @@ impl Ctx {
             skill_dirs: self.skill_dirs.clone(),
             cancel,
             gate: Arc::new(WriteGate::new()),
+            face: self.face,
+            approved: self.approved,
+            asker: self.asker.clone(),
             state: self.state.clone(),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),

@@ -355,6 +355,32 @@ pub const WIDENING_KEYS: &[Widening] = &[
             }
         },
     },
+    // Hooks run the host's code with the host's rights (spec 10).
+    Widening {
+        key: "hooks",
+        restrain: |ws, _| unset(&mut ws.hooks),
+    },
+    // The trace file is a place to write, possibly outside the workspace.
+    Widening {
+        key: "trace.file",
+        restrain: |ws, _| unset(ws.trace.as_mut().map(|t| &mut t.file)),
+    },
+    // Turning off a tool's sensitive flag takes away the host's approval (spec 10).
+    Widening {
+        key: "tools.<name>.sensitive",
+        restrain: |ws, _| {
+            let mut took = false;
+            if let Some(t) = ws.tools.as_mut() {
+                for o in t.overrides.values_mut() {
+                    if o.sensitive == Some(false) {
+                        o.sensitive = None;
+                        took = true;
+                    }
+                }
+            }
+            took
+        },
+    },
     // A workspace cannot vouch for any workspace.
     Widening {
         key: "trusted_workspaces",

@@ -8,7 +8,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{ElicitationMode, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -66,6 +66,7 @@ impl Server {
         &self,
         request: CallToolRequestParams,
         cancelled: CancellationToken,
+        peer: Peer<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // An unknown tool, or one outside the enabled groups, is a protocol error (-32602):
         // it was never listed.
@@ -76,7 +77,9 @@ impl Server {
             spec: tool.spec,
             args,
         };
-        let ending = call.run(&self.ctx, &cancelled, &self.stopping).await;
+        let asking = self.asking(peer);
+        let base = asking.as_ref().unwrap_or(&self.ctx);
+        let ending = call.run(base, &cancelled, &self.stopping).await;
         Ok(match ending {
             Ending::Result(result) => self.answer(result),
             Ending::TimedOut(e) => error_result(&e.message),
@@ -85,6 +88,44 @@ impl Server {
             Ending::Stopped => error_result("the call was stopped: the server is shutting down"),
         }
         .into())
+    }
+
+    /// A context whose `ask` rules (spec 10) ask the client's user through an elicitation
+    /// request, when the client declared form elicitation; None otherwise (an `ask` is then
+    /// answered with `isError` and `Approval needed: ...`). Accept approves the call; decline,
+    /// cancel, an error or no answer within 10 minutes does not.
+    fn asking(&self, peer: Peer<RoleServer>) -> Option<Ctx> {
+        if !peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form)
+        {
+            return None;
+        }
+        let handle = tokio::runtime::Handle::current();
+        let mut ctx = self.ctx.for_call(crate::interrupt::Cancel::never());
+        ctx.asker = Some(Arc::new(move |question: &str| {
+            let schema = serde_json::from_value(serde_json::json!({
+                "type": "object", "properties": {}
+            }))
+            .ok()?;
+            let params = rmcp::model::ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: format!("Approval needed: {question}. Run this call?"),
+                requested_schema: schema,
+            };
+            // The tool runs on a blocking thread, outside the runtime: it may wait here.
+            let answer = handle
+                .block_on(tokio::time::timeout(
+                    std::time::Duration::from_secs(600),
+                    peer.create_elicitation(params),
+                ))
+                .ok()?;
+            Some(matches!(
+                answer.ok()?.action,
+                rmcp::model::ElicitationAction::Accept
+            ))
+        }));
+        Some(ctx)
     }
 
     /// The answer to a finished call: its text, or `Error: ...` with `isError` for a refusal,
@@ -98,7 +139,8 @@ impl Server {
                     self.exit_code.store(128 + sig, Ordering::SeqCst);
                     self.stopping.cancel();
                 }
-                error_result(&e.message)
+                // `Approval needed: ...` reads as is (spec 10); other errors as `Error: ...`.
+                CallToolResult::error(vec![ContentBlock::text(e.model_text())])
             }
         }
     }
@@ -158,7 +200,7 @@ impl ServerHandler for Server {
             return Ok(error_result("the server is shutting down").into());
         }
         self.calls
-            .track_future(self.call(request, context.ct.clone()))
+            .track_future(self.call(request, context.ct.clone(), context.peer.clone()))
             .await
     }
 }

@@ -1,0 +1,305 @@
+//! Hosts in control (spec 10, first four sections): pre- and post-tool hooks, allow/ask/deny
+//! rules and the call trace, around every call of every tool in every face.
+//!
+//! The one entry is [`around`], called by the registry's JSON entry point
+//! (`tools::run_json`), which every face goes through (a tool subcommand, `call`, `call
+//! --batch`, `mcp`): so each call fires exactly one pre event and, when it ran, one post
+//! event. With no hooks, no rules and no trace configured ([`active`] is false) the call runs
+//! as before and nothing of this module is loaded.
+//!
+//! Order of one call: pre hooks (in order; the first block wins; `updatedInput` replaces the
+//! arguments for the next hook and the tool) → validation of the arguments against the tool's
+//! schema → rules over what the call touches ([`Touches`]; strictest wins; `ask` asks) → the
+//! tool → post hooks → one trace line.
+
+pub mod command;
+pub mod rules;
+pub mod trace;
+
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::{ErrorKind, ToolError, ToolResult};
+use crate::workspace::config::HookConfig;
+use crate::workspace::context::Ctx;
+use command::{HookOutcome, HookRun};
+use rules::{Decision, Ruleset};
+
+/// What a call touches, as its tool declares it (`Tool::touches`): the rules match these
+/// (spec 10 "Rules"). Paths are spelled as in the arguments (relative to the current
+/// directory, or absolute).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Touches {
+    /// Paths only read (matched by `deny` rules only).
+    pub reads: Vec<String>,
+    /// Paths created, changed, moved (both ends) or deleted.
+    pub writes: Vec<String>,
+    /// The command's argv (exec), or exec_command's command split into shell words.
+    pub argv: Option<Vec<String>>,
+    /// The URL fetched (web_fetch).
+    pub url: Option<String>,
+}
+
+/// The tool a call is for, as [`around`] needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Site {
+    /// snake_case name.
+    pub name: &'static str,
+    /// Its group's name (`edit`).
+    pub group: &'static str,
+}
+
+/// Whether anything of spec 10 applies in `ctx`: hooks, rules or a trace configured (or
+/// `AGTOOL_TRACE` set). False: [`around`] is not needed (the no-hook path costs one look).
+pub fn active(ctx: &Ctx) -> bool {
+    let c = &ctx.config;
+    let hooks = c.hooks.as_ref().is_some_and(|h| {
+        h.pre_tool_use.as_ref().is_some_and(|v| !v.is_empty())
+            || h.post_tool_use.as_ref().is_some_and(|v| !v.is_empty())
+    });
+    hooks || c.rules.as_ref().is_some_and(|r| !r.is_empty()) || trace::file(ctx).is_some()
+}
+
+/// What a tool needs for [`around`]: its JSON arguments validated and parsed (`prepare`), what
+/// the parsed arguments touch (`touches`), and the tool itself (`run`).
+pub struct Steps<'a, A> {
+    /// Normalises, validates against the schema and parses (a usage error otherwise).
+    pub prepare: &'a dyn Fn(Value) -> Result<A, ToolError>,
+    /// What the parsed arguments touch.
+    pub touches: &'a dyn Fn(&A) -> Touches,
+    /// Runs the tool.
+    pub run: &'a dyn Fn(A) -> ToolResult,
+}
+
+/// Runs one call with its hooks, rules and trace (see the module doc). `known` says whether
+/// a name is a tool or a group, for checking rules' `tools` lists. A configuration error (a
+/// bad matcher regex, glob, host, action, or an unknown tool or group in a rule) is a usage
+/// error and nothing runs.
+pub fn around<A>(
+    ctx: &Ctx,
+    site: Site,
+    value: Value,
+    known: &dyn Fn(&str) -> bool,
+    steps: Steps<'_, A>,
+) -> ToolResult {
+    let started = Instant::now();
+    let ruleset = Ruleset::from_config(ctx, known).map_err(ToolError::usage)?;
+    let pre = matching(ctx, site.name, |h| h.pre_tool_use.as_deref())?;
+    let post = matching(ctx, site.name, |h| h.post_tool_use.as_deref())?;
+    let mut record = trace::Record::new(ctx, site.name);
+    let mut input = value;
+    let mut hook_allowed = false;
+    let mut ask_reason: Option<String> = None;
+    let mut updated_by: Option<String> = None;
+    // Pre hooks, in order; the first block wins.
+    for hook in &pre {
+        let event = event(ctx, "PreToolUse", site.name, &input, None);
+        match hook.run(&event) {
+            HookOutcome::Block(reason) => {
+                record.blocked_by = Some(format!("hook {}", hook.label));
+                let result = Err(blocked(&hook.label, &reason));
+                return record.finish(ctx, started, result, &[]);
+            }
+            HookOutcome::Failed(note) => ctx.notice(note),
+            HookOutcome::Done(out) => {
+                let Some(out) = out else { continue };
+                let specific = out.get("hookSpecificOutput").unwrap_or(&Value::Null);
+                let reason = specific
+                    .get("permissionDecisionReason")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                match specific.get("permissionDecision").and_then(Value::as_str) {
+                    Some("deny") => {
+                        record.blocked_by = Some(format!("hook {}", hook.label));
+                        let reason = reason.unwrap_or_else(|| "denied".into());
+                        let result = Err(blocked(&hook.label, &reason));
+                        return record.finish(ctx, started, result, &[]);
+                    }
+                    Some("ask") => {
+                        ask_reason.get_or_insert_with(|| {
+                            reason
+                                .clone()
+                                .unwrap_or_else(|| format!("hook {}", hook.label))
+                        });
+                    }
+                    Some("allow") => hook_allowed = true,
+                    Some(other) => ctx.notice(format!(
+                        "Note: hook {} gave an unknown permissionDecision {other:?}; ignored",
+                        hook.label
+                    )),
+                    None => {}
+                }
+                if let Some(updated) = specific.get("updatedInput") {
+                    if updated.is_object() {
+                        input = updated.clone();
+                        updated_by = Some(hook.label.clone());
+                    } else {
+                        ctx.notice(format!(
+                            "Note: hook {} gave an updatedInput that is not an object; ignored",
+                            hook.label
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    record.digest(&input);
+    let touches_of = steps.touches;
+    let result = match (steps.prepare)(input.clone()) {
+        Err(mut e) => {
+            if let Some(label) = &updated_by {
+                e.message = format!("{} (in the updatedInput of hook {label})", e.message);
+            }
+            Err(e)
+        }
+        Ok(args) => {
+            let touches = touches_of(&args);
+            record.changed = touches.writes.clone();
+            let mut decision = ruleset.decide(ctx, site, &touches);
+            if let Some(reason) = ask_reason.take()
+                && decision.action < rules::Action::Ask
+            {
+                decision = Decision::ask_from_hook(reason);
+            }
+            match gate(ctx, site, &decision, hook_allowed) {
+                Err(e) => {
+                    record.blocked_by = decision.source.clone();
+                    record.changed.clear();
+                    return record.finish(ctx, started, Err(e), &[]);
+                }
+                Ok(()) => (steps.run)(args),
+            }
+        }
+    };
+    if result.is_err() {
+        record.changed.clear();
+    }
+    // Post hooks, in order: each sees the tool's response; their reasons and context are
+    // added for the model.
+    let mut additions = Vec::new();
+    for hook in &post {
+        let response = response_of(&result);
+        let event = event(ctx, "PostToolUse", site.name, &input, Some(response));
+        match hook.run(&event) {
+            HookOutcome::Block(reason) => additions.push(format!("[hook {}] {reason}", hook.label)),
+            HookOutcome::Failed(note) => ctx.notice(note),
+            HookOutcome::Done(Some(out)) => {
+                if out.get("decision").and_then(Value::as_str) == Some("block") {
+                    let reason = out
+                        .get("reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("blocked");
+                    additions.push(format!("[hook {}] {reason}", hook.label));
+                }
+                let context = out
+                    .get("hookSpecificOutput")
+                    .and_then(|s| s.get("additionalContext"))
+                    .or_else(|| out.get("additionalContext"))
+                    .and_then(Value::as_str);
+                if let Some(c) = context.filter(|c| !c.is_empty()) {
+                    additions.push(c.to_owned());
+                }
+            }
+            HookOutcome::Done(None) => {}
+        }
+    }
+    record.finish(ctx, started, result, &additions)
+}
+
+/// The error of a call a hook blocked: `blocked by hook <command>: <reason>` (exit 1).
+fn blocked(label: &str, reason: &str) -> ToolError {
+    let reason = reason.trim();
+    let reason = if reason.is_empty() {
+        "(the hook gave no reason)"
+    } else {
+        reason
+    };
+    ToolError::refused(format!("blocked by hook {label}: {reason}"))
+}
+
+/// The hooks of one event whose matcher names `tool`. A matcher that is not a valid regex is
+/// a configuration error (usage).
+fn matching(
+    ctx: &Ctx,
+    tool: &str,
+    list: impl Fn(&crate::workspace::config::HooksConfig) -> Option<&[HookConfig]>,
+) -> Result<Vec<HookRun>, ToolError> {
+    let Some(hooks) = ctx.config.hooks.as_ref().and_then(list) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for h in hooks {
+        let run = HookRun::from_config(h).map_err(ToolError::usage)?;
+        if run.matches(tool) {
+            out.push(run);
+        }
+    }
+    Ok(out)
+}
+
+/// The JSON a hook reads on stdin (Claude Code's shape, agtool's names; spec 10).
+pub fn event(ctx: &Ctx, name: &str, tool: &str, input: &Value, response: Option<Value>) -> Value {
+    let mut e = json!({
+        "hook_event_name": name,
+        "tool_name": tool,
+        "tool_input": input,
+        "cwd": ctx.cwd,
+        "session_id": ctx.agent,
+        "workspace": ctx.root,
+        "face": ctx.face,
+    });
+    if let (Some(r), Some(map)) = (response, e.as_object_mut()) {
+        map.insert("tool_response".into(), r);
+    }
+    e
+}
+
+/// `{"ok", "output", "exit_code"}` of a result, as post hooks read it.
+fn response_of(result: &ToolResult) -> Value {
+    match result {
+        Ok(out) => json!({"ok": true, "output": out.text, "exit_code": 0}),
+        Err(e) => json!({"ok": false, "output": e.model_text(), "exit_code": e.exit_code()}),
+    }
+}
+
+/// Applies the rules' decision: `deny` refuses, `ask` runs only when approved (in advance
+/// with `--approved`, by a hook's `allow`, by the person at the terminal, or by the MCP
+/// client's elicitation), otherwise it is `Approval needed` (exit 3).
+fn gate(ctx: &Ctx, site: Site, d: &Decision, hook_allowed: bool) -> Result<(), ToolError> {
+    match d.action {
+        rules::Action::Allow => Ok(()),
+        rules::Action::Deny => Err(ToolError::refused(format!(
+            "denied by {}: {} {}: {}",
+            d.source.as_deref().unwrap_or("a rule"),
+            site.name,
+            d.what,
+            d.reason
+        ))),
+        rules::Action::Ask => {
+            if ctx.approved || hook_allowed {
+                return Ok(());
+            }
+            let question = format!("{} {}: {}", site.name, d.what, d.reason);
+            let answer = match &ctx.asker {
+                Some(ask) => ask(&question),
+                None if ctx.face == "cli" => rules::ask_terminal(&question),
+                None => None,
+            };
+            match answer {
+                Some(true) => Ok(()),
+                Some(false) => Err(ToolError::refused(format!(
+                    "not approved: {question} (the user declined)"
+                ))),
+                None => Err(ToolError {
+                    kind: ErrorKind::ApprovalNeeded,
+                    message: format!(
+                        "Approval needed: {question}\n(after asking the user, re-run the same \
+                         call with --approved, or \"approved\": true in the call envelope)"
+                    ),
+                    fields: Map::new(),
+                }),
+            }
+        }
+    }
+}
