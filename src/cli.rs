@@ -10,7 +10,7 @@ use crate::faces::input::tool_args;
 use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{call, mcp, people, schema, sessions, state, suggest};
+use crate::faces::{call, lsp, mcp, people, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -23,6 +23,7 @@ pub fn meta_commands() -> Vec<Command> {
         mcp::command(),
         state::command(),
         sessions::command(),
+        lsp::command(),
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
@@ -50,6 +51,7 @@ fn run_meta(name: &str, m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         "call" => call::run(m, ctx),
         "state" => state::run(m, ctx),
         "sessions" => sessions::run(m, ctx),
+        "lsp" => lsp::run(m, ctx),
         other => Err(ToolError::usage(format!("unknown command {other}"))),
     }
 }

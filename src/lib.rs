@@ -24,6 +24,7 @@ pub mod error;
 pub mod exec;
 pub mod faces;
 pub mod interrupt;
+pub mod lsp;
 pub mod notes;
 pub mod patch;
 pub mod search;

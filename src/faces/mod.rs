@@ -7,6 +7,7 @@
 pub mod call;
 pub mod colour;
 pub mod input;
+pub mod lsp;
 pub mod mcp;
 pub mod output;
 pub mod people;

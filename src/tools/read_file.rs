@@ -187,6 +187,7 @@ A directory path returns its listing.",
             text.push_str(&note);
             text.push('\n');
         }
+        crate::lsp::after_read_path(ctx, &checked);
         Ok(Output::text(text)
             .with("path", checked.spelled.clone())
             .with("tag", view.tag.clone())

@@ -40,6 +40,30 @@ pub struct Config {
     /// "Workspace trust"). Read from the user's file and `--config` files only: absolute
     /// paths, or `~/...` under `$HOME`; a workspace matches when its root is one of them.
     pub trusted_workspaces: Option<Vec<PathBuf>>,
+    /// Language servers (spec 09): `[lsp] auto`, `wait_ms`, `[lsp.<language>] command`.
+    pub lsp: Option<LspConfig>,
+}
+
+/// `[lsp]` table (spec 09, "Diagnostics after every edit").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct LspConfig {
+    /// Use the first known server found on `PATH` for a language with no command (default
+    /// true).
+    pub auto: Option<bool>,
+    /// How long an edit waits for fresh diagnostics, in ms (default 3000).
+    pub wait_ms: Option<u64>,
+    /// `[lsp.<language>]` tables, by language (`python`, `typescript`, `javascript`, `go`,
+    /// `rust`, `c`, `cpp`).
+    #[serde(flatten)]
+    pub servers: std::collections::BTreeMap<String, LspServerConfig>,
+}
+
+/// `[lsp.<language>]` table (spec 09).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LspServerConfig {
+    /// The server's command, program first, e.g. `["pyright-langserver", "--stdio"]`.
+    pub command: Option<Vec<String>>,
 }
 
 /// `[exec]` table (spec 05).
@@ -168,6 +192,15 @@ impl Config {
                 groups: pick(b.groups, o.groups),
             }),
             trusted_workspaces: pick(self.trusted_workspaces, over.trusted_workspaces),
+            lsp: merge_table(self.lsp, over.lsp, |b, o| {
+                let mut servers = b.servers;
+                servers.extend(o.servers);
+                LspConfig {
+                    auto: pick(b.auto, o.auto),
+                    wait_ms: pick(b.wait_ms, o.wait_ms),
+                    servers,
+                }
+            }),
         }
     }
 }
