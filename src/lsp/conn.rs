@@ -23,6 +23,12 @@ use super::wire::ServerSpec;
 
 /// Diagnostics kept per file and publication; a server that floods is cut here.
 pub(crate) const MAX_DIAGNOSTICS_PER_FILE: usize = 1000;
+/// How long a server that does not say document versions must stay quiet after publishing
+/// before its diagnostics are taken as complete.
+const UNVERSIONED_QUIET: Duration = Duration::from_millis(300);
+/// How long a versioned server must stay quiet after publishing an empty list for a version
+/// before it is taken as that version's (see [`Conn::wait_diagnostics`]).
+const EMPTY_QUIET: Duration = Duration::from_millis(150);
 /// Bytes of the server's stderr kept for error messages.
 const STDERR_TAIL: usize = 2048;
 /// How long a stopping server gets to answer `shutdown` and exit before it is killed.
@@ -240,14 +246,39 @@ impl Conn {
         after_seq: u64,
         deadline: Instant,
     ) -> Result<Vec<lsp_types::Diagnostic>, WaitEnd> {
-        self.wait_until(deadline, |st| {
+        let first = self.wait_until(deadline, |st| {
             let p = st.published.get(path)?;
             let fresh = match p.version {
                 Some(v) => v == version,
                 None => p.seq > after_seq,
             };
-            fresh.then(|| p.diags.clone())
-        })
+            fresh.then(|| (p.version, p.seq, p.diags.clone()))
+        })?;
+        // A server that does not say versions may publish in parts (syntax first, then
+        // types); pyright publishes an empty list for a changed file it has not checked yet
+        // when another open file changed at the same time, then the real one for the same
+        // version. So: the last of a burst, once quiet for a while.
+        let (version_said, mut seq, mut diags) = first;
+        let quiet = match version_said {
+            None => UNVERSIONED_QUIET,
+            Some(_) if diags.is_empty() => EMPTY_QUIET,
+            Some(_) => return Ok(diags),
+        };
+        loop {
+            let quiet_end = (Instant::now() + quiet).min(deadline);
+            match self.wait_until(quiet_end, |st| {
+                let p = st.published.get(path)?;
+                let same = version_said.is_none() || p.version == version_said;
+                (p.seq > seq && same).then(|| (p.seq, p.diags.clone()))
+            }) {
+                Ok((s, d)) => {
+                    seq = s;
+                    diags = d;
+                }
+                Err(WaitEnd::Timeout) => return Ok(diags),
+                Err(dead) => return Err(dead),
+            }
+        }
     }
 
     fn wait_until<T>(

@@ -194,12 +194,8 @@ mod tests {
     fn a_second_copy_of_an_old_problem_is_new() {
         let old = "foo\n";
         let new = "foo\nfoo\n";
-        let (new_ones, fixed) = delta(
-            old,
-            new,
-            &[diag(0, 0, "foo?")],
-            &[diag(0, 0, "foo?"), diag(1, 0, "foo?")],
-        );
+        let after = [diag(0, 0, "foo?"), diag(1, 0, "foo?")];
+        let (new_ones, fixed) = delta(old, new, &[diag(0, 0, "foo?")], &after);
         assert_eq!(new_ones.len(), 1);
         assert_eq!(new_ones[0].range.start.line, 1);
         assert_eq!(fixed, 0);

@@ -244,9 +244,11 @@ impl Manager {
                 for f in files {
                     let slot = me.slot(&f.server);
                     let doc = Self::doc(&slot, &f.path);
-                    let mut doc = lock(&doc);
                     let deadline = Instant::now() + SYNC_START_WAIT;
+                    // The document is locked only once the server is ready: an edit must not
+                    // wait behind a server that is slow to start.
                     me.with_server(&slot, deadline, 0, |conn, generation| {
+                        let mut doc = lock(&doc);
                         sync(conn, generation, &mut doc, &f.path, &f.language_id, &f.text);
                         Ok(Outcome::Nothing)
                     });

@@ -638,6 +638,7 @@ pub use wire::Diag as Diagnostic;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::wire::Diag;
 
     #[test]
     fn names_and_languages() {
