@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
+            [CompletionResult]::new('diagnostics', 'diagnostics', [CompletionResultType]::ParameterValue, 'Show the problems a language server (pyright, pylsp, typescript-language-server, gopls, rust-analyzer, clangd) reports for files: one line each, `path:line:col: severity: message (code)`, errors first. Without paths: every file open in a language server. Edit results already list the problems an edit added; use this for the rest.')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
             [CompletionResult]::new('edit-file', 'edit-file', [CompletionResultType]::ParameterValue, 'Replace exact text in a file: old must occur exactly once (or pass all: true).')
             [CompletionResult]::new('edit-lines', 'edit-lines', [CompletionResultType]::ParameterValue, 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.')
@@ -59,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools of the enabled groups to an MCP host over stdio')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Inspect or clear the freshness table in .agent-state/')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List or kill the exec-command sessions of this workspace, or stop their server')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'Show or stop the language servers kept warm for this workspace''s diagnostics')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff)')
             [CompletionResult]::new('session-server', 'session-server', [CompletionResultType]::ParameterValue, 'Run the exec session server for a state folder (started on demand)')
@@ -142,6 +144,23 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and folders too (default false)')
             [CompletionResult]::new('--ignored', '--ignored', [CompletionResultType]::ParameterName, 'Search files matched by .gitignore/.ignore rules too (default false)')
             [CompletionResult]::new('--names', '--names', [CompletionResultType]::ParameterName, 'Also list files whose names contain the pattern (default true)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;diagnostics' {
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
@@ -786,6 +805,72 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
         'agtool;sessions;help;help' {
             break
         }
+        'agtool;lsp' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each server: language, pid, state, memory, open files, uptime, command')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop every language server of this workspace')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agtool;lsp;status' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;lsp;stop' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')
+            [CompletionResult]::new('--groups', '--groups', [CompletionResultType]::ParameterName, 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Override every tool''s default timeout, in milliseconds')
+            [CompletionResult]::new('--notes-dir', '--notes-dir', [CompletionResultType]::ParameterName, 'The notes store [default: .agent-state/notes, or config notes.dir]')
+            [CompletionResult]::new('--skills-dir', '--skills-dir', [CompletionResultType]::ParameterName, 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object {ok, output, error, ...} instead of text')
+            [CompletionResult]::new('--no-freshness', '--no-freshness', [CompletionResultType]::ParameterName, 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]')
+            [CompletionResult]::new('--no-syntax-check', '--no-syntax-check', [CompletionResultType]::ParameterName, 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'agtool;lsp;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each server: language, pid, state, memory, open files, uptime, command')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop every language server of this workspace')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agtool;lsp;help;status' {
+            break
+        }
+        'agtool;lsp;help;stop' {
+            break
+        }
+        'agtool;lsp;help;help' {
+            break
+        }
         'agtool;completions' {
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Write every shell''s file into DIR instead (the repository''s completions/)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
@@ -859,6 +944,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('list-dir', 'list-dir', [CompletionResultType]::ParameterValue, 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files whose path matches a glob pattern, newest first.')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search file contents with a regular expression (ripgrep''s engine).')
+            [CompletionResult]::new('diagnostics', 'diagnostics', [CompletionResultType]::ParameterValue, 'Show the problems a language server (pyright, pylsp, typescript-language-server, gopls, rust-analyzer, clangd) reports for files: one line each, `path:line:col: severity: message (code)`, errors first. Without paths: every file open in a language server. Edit results already list the problems an edit added; use this for the rest.')
             [CompletionResult]::new('write-file', 'write-file', [CompletionResultType]::ParameterValue, 'Create a file, or replace a whole file''s content.')
             [CompletionResult]::new('edit-file', 'edit-file', [CompletionResultType]::ParameterValue, 'Replace exact text in a file: old must occur exactly once (or pass all: true).')
             [CompletionResult]::new('edit-lines', 'edit-lines', [CompletionResultType]::ParameterValue, 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.')
@@ -878,6 +964,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools of the enabled groups to an MCP host over stdio')
             [CompletionResult]::new('state', 'state', [CompletionResultType]::ParameterValue, 'Inspect or clear the freshness table in .agent-state/')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List or kill the exec-command sessions of this workspace, or stop their server')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'Show or stop the language servers kept warm for this workspace''s diagnostics')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff)')
             [CompletionResult]::new('session-server', 'session-server', [CompletionResultType]::ParameterValue, 'Run the exec session server for a state folder (started on demand)')
@@ -895,6 +982,9 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;grep' {
+            break
+        }
+        'agtool;help;diagnostics' {
             break
         }
         'agtool;help;write-file' {
@@ -996,6 +1086,17 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;help;sessions;stop-server' {
+            break
+        }
+        'agtool;help;lsp' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Each server: language, pid, state, memory, open files, uptime, command')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop every language server of this workspace')
+            break
+        }
+        'agtool;help;lsp;status' {
+            break
+        }
+        'agtool;help;lsp;stop' {
             break
         }
         'agtool;help;completions' {

@@ -31,6 +31,9 @@ _agtool() {
             agtool,delete-path)
                 cmd="agtool__subcmd__delete__subcmd__path"
                 ;;
+            agtool,diagnostics)
+                cmd="agtool__subcmd__diagnostics"
+                ;;
             agtool,edit-file)
                 cmd="agtool__subcmd__edit__subcmd__file"
                 ;;
@@ -54,6 +57,9 @@ _agtool() {
                 ;;
             agtool,list-dir)
                 cmd="agtool__subcmd__list__subcmd__dir"
+                ;;
+            agtool,lsp)
+                cmd="agtool__subcmd__lsp"
                 ;;
             agtool,make-dir)
                 cmd="agtool__subcmd__make__subcmd__dir"
@@ -115,6 +121,9 @@ _agtool() {
             agtool__subcmd__help,delete-path)
                 cmd="agtool__subcmd__help__subcmd__delete__subcmd__path"
                 ;;
+            agtool__subcmd__help,diagnostics)
+                cmd="agtool__subcmd__help__subcmd__diagnostics"
+                ;;
             agtool__subcmd__help,edit-file)
                 cmd="agtool__subcmd__help__subcmd__edit__subcmd__file"
                 ;;
@@ -138,6 +147,9 @@ _agtool() {
                 ;;
             agtool__subcmd__help,list-dir)
                 cmd="agtool__subcmd__help__subcmd__list__subcmd__dir"
+                ;;
+            agtool__subcmd__help,lsp)
+                cmd="agtool__subcmd__help__subcmd__lsp"
                 ;;
             agtool__subcmd__help,make-dir)
                 cmd="agtool__subcmd__help__subcmd__make__subcmd__dir"
@@ -184,6 +196,12 @@ _agtool() {
             agtool__subcmd__help,write-stdin)
                 cmd="agtool__subcmd__help__subcmd__write__subcmd__stdin"
                 ;;
+            agtool__subcmd__help__subcmd__lsp,status)
+                cmd="agtool__subcmd__help__subcmd__lsp__subcmd__status"
+                ;;
+            agtool__subcmd__help__subcmd__lsp,stop)
+                cmd="agtool__subcmd__help__subcmd__lsp__subcmd__stop"
+                ;;
             agtool__subcmd__help__subcmd__notes,delete)
                 cmd="agtool__subcmd__help__subcmd__notes__subcmd__delete"
                 ;;
@@ -216,6 +234,24 @@ _agtool() {
                 ;;
             agtool__subcmd__help__subcmd__state,show)
                 cmd="agtool__subcmd__help__subcmd__state__subcmd__show"
+                ;;
+            agtool__subcmd__lsp,help)
+                cmd="agtool__subcmd__lsp__subcmd__help"
+                ;;
+            agtool__subcmd__lsp,status)
+                cmd="agtool__subcmd__lsp__subcmd__status"
+                ;;
+            agtool__subcmd__lsp,stop)
+                cmd="agtool__subcmd__lsp__subcmd__stop"
+                ;;
+            agtool__subcmd__lsp__subcmd__help,help)
+                cmd="agtool__subcmd__lsp__subcmd__help__subcmd__help"
+                ;;
+            agtool__subcmd__lsp__subcmd__help,status)
+                cmd="agtool__subcmd__lsp__subcmd__help__subcmd__status"
+                ;;
+            agtool__subcmd__lsp__subcmd__help,stop)
+                cmd="agtool__subcmd__lsp__subcmd__help__subcmd__stop"
                 ;;
             agtool__subcmd__notes,delete)
                 cmd="agtool__subcmd__notes__subcmd__delete"
@@ -308,7 +344,7 @@ _agtool() {
 
     case "${cmd}" in
         agtool)
-            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help"
+            opts="-h -V --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help --version read-file list-dir glob grep diagnostics write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions lsp completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -592,6 +628,56 @@ _agtool() {
                     COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
+                --args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__diagnostics)
+            opts="-h --args --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --args)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1056,7 +1142,7 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help)
-            opts="read-file list-dir glob grep write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions completions man session-server session-guard help"
+            opts="read-file list-dir glob grep diagnostics write-file edit-file edit-lines apply-patch move-path copy-path make-dir delete-path exec exec-command write-stdin web-fetch skill notes schema call mcp state sessions lsp completions man session-server session-guard help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1126,6 +1212,20 @@ _agtool() {
             return 0
             ;;
         agtool__subcmd__help__subcmd__delete__subcmd__path)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__diagnostics)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1240,6 +1340,48 @@ _agtool() {
         agtool__subcmd__help__subcmd__list__subcmd__dir)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__lsp)
+            opts="status stop"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__lsp__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__help__subcmd__lsp__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1646,6 +1788,200 @@ _agtool() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help status stop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp__subcmd__help)
+            opts="status stop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp__subcmd__help__subcmd__stop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp__subcmd__status)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --notes-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skills-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agtool__subcmd__lsp__subcmd__stop)
+            opts="-h --root --agent --config --json --no-freshness --no-syntax-check --groups --color --timeout-ms --notes-dir --skills-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
+            cand diagnostics 'Show the problems a language server (pyright, pylsp, typescript-language-server, gopls, rust-analyzer, clangd) reports for files: one line each, `path:line:col: severity: message (code)`, errors first. Without paths: every file open in a language server. Edit results already list the problems an edit added; use this for the rest.'
             cand write-file 'Create a file, or replace a whole file''s content.'
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
@@ -56,6 +57,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
+            cand lsp 'Show or stop the language servers kept warm for this workspace''s diagnostics'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -135,6 +137,22 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --hidden 'Search hidden files and folders too (default false)'
             cand --ignored 'Search files matched by .gitignore/.ignore rules too (default false)'
             cand --names 'Also list files whose names contain the pattern (default true)'
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;diagnostics'= {
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
@@ -731,6 +749,65 @@ set edit:completion:arg-completer[agtool] = {|@words|
         }
         &'agtool;sessions;help;help'= {
         }
+        &'agtool;lsp'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand status 'Each server: language, pid, state, memory, open files, uptime, command'
+            cand stop 'Stop every language server of this workspace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;lsp;status'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;lsp;stop'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;lsp;help'= {
+            cand status 'Each server: language, pid, state, memory, open files, uptime, command'
+            cand stop 'Stop every language server of this workspace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;lsp;help;status'= {
+        }
+        &'agtool;lsp;help;stop'= {
+        }
+        &'agtool;lsp;help;help'= {
+        }
         &'agtool;completions'= {
             cand --write 'Write every shell''s file into DIR instead (the repository''s completions/)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
@@ -800,6 +877,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
+            cand diagnostics 'Show the problems a language server (pyright, pylsp, typescript-language-server, gopls, rust-analyzer, clangd) reports for files: one line each, `path:line:col: severity: message (code)`, errors first. Without paths: every file open in a language server. Edit results already list the problems an edit added; use this for the rest.'
             cand write-file 'Create a file, or replace a whole file''s content.'
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
@@ -819,6 +897,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand mcp 'Serve the tools of the enabled groups to an MCP host over stdio'
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
+            cand lsp 'Show or stop the language servers kept warm for this workspace''s diagnostics'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -832,6 +911,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;glob'= {
         }
         &'agtool;help;grep'= {
+        }
+        &'agtool;help;diagnostics'= {
         }
         &'agtool;help;write-file'= {
         }
@@ -903,6 +984,14 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;sessions;kill'= {
         }
         &'agtool;help;sessions;stop-server'= {
+        }
+        &'agtool;help;lsp'= {
+            cand status 'Each server: language, pid, state, memory, open files, uptime, command'
+            cand stop 'Stop every language server of this workspace'
+        }
+        &'agtool;help;lsp;status'= {
+        }
+        &'agtool;help;lsp;stop'= {
         }
         &'agtool;help;completions'= {
         }

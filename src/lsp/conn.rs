@@ -26,9 +26,12 @@ pub(crate) const MAX_DIAGNOSTICS_PER_FILE: usize = 1000;
 /// How long a server that does not say document versions must stay quiet after publishing
 /// before its diagnostics are taken as complete.
 const UNVERSIONED_QUIET: Duration = Duration::from_millis(300);
-/// How long a versioned server must stay quiet after publishing an empty list for a version
-/// before it is taken as that version's (see [`Conn::wait_diagnostics`]).
+/// How long a versioned server must stay quiet after publishing an empty list for a version,
+/// while other documents changed lately, before it is taken as that version's (see
+/// [`Conn::wait_diagnostics`]).
 const EMPTY_QUIET: Duration = Duration::from_millis(150);
+/// Changes of other documents this recent make an empty list suspect (see [`EMPTY_QUIET`]).
+const OTHERS_WINDOW: Duration = Duration::from_secs(3);
 /// Bytes of the server's stderr kept for error messages.
 const STDERR_TAIL: usize = 2048;
 /// How long a stopping server gets to answer `shutdown` and exit before it is killed.
@@ -87,6 +90,8 @@ pub(crate) struct Conn {
     out: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
     shared: Arc<Shared>,
     next_id: AtomicI64,
+    /// When each document's text was last sent.
+    sent: Mutex<HashMap<PathBuf, Instant>>,
 }
 
 /// Starts `spec`'s command in `spec.root` with `spec.env` (plus `tag` as the process tree's
@@ -153,6 +158,7 @@ impl Conn {
             out: Mutex::new(Some(tx.clone())),
             shared: Arc::clone(&shared),
             next_id: AtomicI64::new(1),
+            sent: Mutex::new(HashMap::new()),
         });
         if let Some(mut stdin) = stdin {
             let _ = std::thread::Builder::new()
@@ -216,6 +222,20 @@ impl Conn {
         self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
+    /// Notes that the text of `path` was just sent (`didOpen` or `didChange`).
+    pub(crate) fn note_sent(&self, path: &Path) {
+        let mut sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
+        sent.retain(|_, at| at.elapsed() < OTHERS_WINDOW);
+        sent.insert(path.to_path_buf(), Instant::now());
+    }
+
+    /// Whether another document's text was sent within [`OTHERS_WINDOW`].
+    fn others_changed_lately(&self, path: &Path) -> bool {
+        let sent = self.sent.lock().unwrap_or_else(|e| e.into_inner());
+        sent.iter()
+            .any(|(p, at)| p != path && at.elapsed() < OTHERS_WINDOW)
+    }
+
     /// The publication counter now: a publication with a larger one came later.
     pub(crate) fn seq(&self) -> u64 {
         self.shared.lock().seq
@@ -261,7 +281,7 @@ impl Conn {
         let (version_said, mut seq, mut diags) = first;
         let quiet = match version_said {
             None => UNVERSIONED_QUIET,
-            Some(_) if diags.is_empty() => EMPTY_QUIET,
+            Some(_) if diags.is_empty() && self.others_changed_lately(path) => EMPTY_QUIET,
             Some(_) => return Ok(diags),
         };
         loop {

@@ -422,6 +422,7 @@ fn sync(conn: &Conn, generation: u64, doc: &mut Doc, path: &Path, language_id: &
     }
     doc.version += 1;
     doc.sent_seq = conn.seq();
+    conn.note_sent(path);
     let uri = file_uri(path);
     if doc.generation == generation && doc.language_id == language_id {
         conn.notify(

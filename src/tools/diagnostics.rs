@@ -20,10 +20,9 @@ pub const MAX_PATHS: usize = 50;
 #[serde(deny_unknown_fields)]
 pub struct DiagnosticsArgs {
     /// The files to check (at most 50); none: every file open in a language server.
-    #[serde(default)]
     #[arg(value_name = "PATH")]
     #[schemars(length(max = 50))]
-    pub paths: Vec<String>,
+    pub paths: Option<Vec<String>>,
 }
 
 /// The diagnostics tool.
@@ -51,14 +50,15 @@ language server. Edit results already list the problems an edit added; use this 
     };
 
     fn run(ctx: &Ctx, args: DiagnosticsArgs) -> ToolResult {
-        if args.paths.len() > MAX_PATHS {
+        let paths = args.paths.unwrap_or_default();
+        if paths.len() > MAX_PATHS {
             return Err(ToolError::usage(format!(
                 "at most {MAX_PATHS} paths at once ({} given)",
-                args.paths.len()
+                paths.len()
             )));
         }
         let mut files = Vec::new();
-        for spelled in &args.paths {
+        for spelled in &paths {
             let checked = ctx.check_path(spelled, Access::Read)?;
             let mut file = ctx
                 .fs
