@@ -307,10 +307,8 @@ pub fn after_write(ctx: &Ctx, files: Vec<Written>) -> String {
                     tag: f.tag,
                 });
             }
-            Choice::NoneFound if f.new_text.is_some() => {
-                if !none_found.contains(&language) {
-                    none_found.push(language);
-                }
+            Choice::NoneFound if f.new_text.is_some() && !none_found.contains(&language) => {
+                none_found.push(language);
             }
             _ => {}
         }
