@@ -338,7 +338,7 @@ fn property_order(schema: &Value) -> Vec<String> {
 #[test]
 fn schema_keeps_declaration_order_in_every_format() {
     let ws = Ws::new();
-    let expected: [(&str, &[&str]); 4] = [
+    let expected: [(&str, &[&str]); 5] = [
         (
             "read_file",
             &[

@@ -134,6 +134,22 @@ fn find_program(program: &str, path_var: Option<&std::ffi::OsStr>) -> Option<Pat
 /// A rustup proxy (`~/.cargo/bin/rust-analyzer`, a link to rustup) of a component that is not
 /// installed runs, prints an error and exits: not a server.
 fn is_broken_rustup_proxy(found: &Path) -> bool {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    // Asked once per process and program (`call --batch` and `mcp` ask often).
+    static SEEN: OnceLock<Mutex<HashMap<PathBuf, bool>>> = OnceLock::new();
+    let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(&known) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(found) {
+        return known;
+    }
+    let broken = probe_rustup_proxy(found);
+    seen.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(found.to_path_buf(), broken);
+    broken
+}
+
+fn probe_rustup_proxy(found: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     let Some(rustup) = found.parent().map(|d| d.join("rustup")) else {
         return false;

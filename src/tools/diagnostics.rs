@@ -44,7 +44,7 @@ language server. Edit results already list the problems an edit added; use this 
         destructive: false,
         idempotent: true,
         open_world: false,
-        timeout_ms: Some(60_000),
+        timeout_ms: Some(30_000),
         body: None,
         tags: &["files", "diagnostics", "lsp"],
     };
