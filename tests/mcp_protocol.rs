@@ -442,7 +442,7 @@ fn both_handshakes_work_and_tools_list_follows_the_groups() {
     let list = m.response(&json!(2));
     assert_eq!(
         list["result"]["tools"].as_array().map(Vec::len),
-        Some(4),
+        Some(5),
         "{list}"
     );
     assert_eq!(m.close().0, 0);
