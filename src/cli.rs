@@ -10,8 +10,9 @@ use crate::faces::input::tool_args;
 use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-
-use crate::faces::{call, hostctl, mcp, people, sandbox, schema, sessions, state, suggest};
+use crate::faces::{
+    call, hostctl, lsp, mcp, people, sandbox, schema, sessions, state, suggest,
+};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 
@@ -27,6 +28,7 @@ pub fn meta_commands() -> Vec<Command> {
         sandbox::command(),
         hostctl::rules_command(),
         hostctl::trace_command(),
+        lsp::command(),
         people::completions_command(),
         people::man_command(),
         sessions::server_command(),
@@ -57,6 +59,7 @@ fn run_meta(name: &str, m: &ArgMatches, ctx: &Ctx) -> ToolResult {
         "sessions" => sessions::run(m, ctx),
         "rules" => hostctl::run_rules(m, ctx),
         "trace" => hostctl::run_trace(m, ctx),
+        "lsp" => lsp::run(m, ctx),
         other => Err(ToolError::usage(format!("unknown command {other}"))),
     }
 }

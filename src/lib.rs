@@ -26,6 +26,7 @@ pub mod faces;
 pub mod hooks;
 pub mod interrupt;
 pub mod media;
+pub mod lsp;
 pub mod notes;
 pub mod patch;
 pub mod sandbox;

@@ -338,7 +338,7 @@ fn property_order(schema: &Value) -> Vec<String> {
 #[test]
 fn schema_keeps_declaration_order_in_every_format() {
     let ws = Ws::new();
-    let expected: [(&str, &[&str]); 4] = [
+    let expected: [(&str, &[&str]); 5] = [
         (
             "read_file",
             &[
@@ -375,11 +375,12 @@ fn schema_keeps_declaration_order_in_every_format() {
                 "names",
             ],
         ),
+        ("diagnostics", &["paths"]),
     ];
     for format in ["anthropic", "openai", "mcp"] {
         let out = ws.run(&["schema", "--format", format, "--extensions"]);
         let defs: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
-        assert_eq!(defs.len(), 4, "{format}: the files group is on by default");
+        assert_eq!(defs.len(), 5, "{format}: the files group is on by default");
         for (def, (name, props)) in defs.iter().zip(expected) {
             let (got_name, schema) = match format {
                 "anthropic" => (&def["name"], &def["input_schema"]),

@@ -408,6 +408,7 @@ fn both_handshakes_work_and_tools_list_follows_the_groups() {
                 "list_dir",
                 "glob",
                 "grep",
+                "diagnostics",
                 "exec",
                 "exec_command",
                 "write_stdin"
@@ -417,7 +418,7 @@ fn both_handshakes_work_and_tools_list_follows_the_groups() {
         let out = ws.run(&["--groups", "files,exec", "schema", "--format", "mcp"]);
         let schema: Value = serde_json::from_str(out.ok()).unwrap();
         assert_eq!(&Value::Array(tools.clone()), &schema);
-        assert_eq!(tools[4]["annotations"]["destructiveHint"], true);
+        assert_eq!(tools[5]["annotations"]["destructiveHint"], true);
         m.ping("p");
         assert_eq!(m.close().0, 0);
     }
@@ -441,7 +442,7 @@ fn both_handshakes_work_and_tools_list_follows_the_groups() {
     let list = m.response(&json!(2));
     assert_eq!(
         list["result"]["tools"].as_array().map(Vec::len),
-        Some(4),
+        Some(5),
         "{list}"
     );
     assert_eq!(m.close().0, 0);

@@ -531,7 +531,7 @@ fn schema_honours_the_groups_and_names_them() {
     let names: Vec<&str> = defs.iter().map(|d| d["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["read_file", "list_dir", "glob", "grep"],
+        ["read_file", "list_dir", "glob", "grep", "diagnostics"],
         "files by default"
     );
     // A tool outside the enabled groups is an error, not a definition call then refuses.

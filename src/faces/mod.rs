@@ -8,6 +8,7 @@ pub mod call;
 pub mod colour;
 pub mod hostctl;
 pub mod input;
+pub mod lsp;
 pub mod mcp;
 pub mod output;
 pub mod people;

@@ -94,7 +94,11 @@ pub fn run_server(m: &ArgMatches) -> i32 {
     let Some(dir) = m.get_one::<PathBuf>("state_dir") else {
         return 2;
     };
-    match crate::exec::session::server::run(dir) {
+    // The LSP manager keeps language servers warm in this process (spec 09).
+    let lsp = std::sync::Arc::new(crate::lsp::manager::ManagerExtension(std::sync::Arc::new(
+        crate::lsp::manager::Manager::new(),
+    )));
+    match crate::exec::session::server::run_extended(dir, Some(lsp)) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("agtool session-server: {e:#}");

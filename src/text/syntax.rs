@@ -7,7 +7,10 @@
 //!
 //! Checkers: JSON (serde_json; also JSON with comments and JSON Lines), TOML (toml), XML
 //! (quick-xml, DTDs refused), and tree-sitter (ERROR and MISSING nodes) for YAML, Rust, Python,
-//! JavaScript, TypeScript, TSX, Go, C, C++, Java, Bash, HTML and CSS.
+//! JavaScript, TypeScript, TSX, Go, C, C++, Java, Bash, HTML and CSS; for Python also the
+//! tokenizer's indentation rules (spec 09: unexpected indent, unindent matching no outer level,
+//! a block with no indented body, tabs and spaces mixed inconsistently), which tree-sitter
+//! does not enforce.
 //!
 //! Pure: no I/O. Positions are 1-based lines (ended by LF, CRLF or CR) and 1-based columns
 //! counted in chars.
@@ -17,6 +20,7 @@ mod data;
 mod detect;
 mod lines;
 mod matching;
+mod py_indent;
 mod treesit;
 mod xml;
 
@@ -126,7 +130,11 @@ fn check_source(lang: Lang, text: &str, time_limit: Duration) -> Option<Vec<Foun
         Lang::C | Lang::Cpp => c_guards::blank_extern_c_guards(text),
         _ => text.into(),
     };
-    treesit::check_tree(&grammar, &text, time_limit)
+    let mut found = treesit::check_tree(&grammar, &text, time_limit)?;
+    if lang == Lang::Python {
+        found.extend(py_indent::check(&text));
+    }
+    Some(found)
 }
 
 /// A `.h` file is C or C++, and the C grammar reports errors all over a C++ header. Its count

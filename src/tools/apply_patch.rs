@@ -135,9 +135,14 @@ Reports each file with its new tag: A (added), M (modified), D (deleted).",
         let (files, entries) = plan.into_changes(opts)?;
         // The preview needs the planned files, which the commit consumes.
         let preview = opts.dry_run.then(|| dry_run(&files, &entries));
-        let changes = files.into_iter().map(|f| f.change).collect();
+        let changes: Vec<_> = files.into_iter().map(|f| f.change).collect();
+        let lsp = crate::lsp::prepare(&changes, opts);
         match txn.commit(changes, opts)? {
-            Outcome::Written(written) => Ok(summary(&entries, &written)),
+            Outcome::Written(written) => {
+                let mut out = summary(&entries, &written);
+                out.text.push_str(&crate::lsp::report(ctx, lsp, &written));
+                Ok(out)
+            }
             Outcome::DryRun(diff) => Ok(preview.unwrap_or_else(|| dry_run_output(diff))),
         }
     }

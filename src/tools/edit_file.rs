@@ -152,7 +152,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         if let Some((bom, text)) = plain
             && let Some(spliced) = splice(&args.path, &path.real, bom, text, &edits, opts)?
         {
-            return finish(&args.path, txn, path.clone(), before, spliced, opts);
+            return finish(ctx, &args.path, txn, path.clone(), before, spliced, opts);
         }
         let original = match decoded {
             Some(text) => text,
@@ -207,7 +207,9 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
             new_text,
             mode: None,
         };
+        let lsp = crate::lsp::prepare(std::slice::from_ref(&change), opts);
         report(
+            (ctx, lsp),
             &args.path,
             txn.commit(vec![change], opts)?,
             replacements,
@@ -219,6 +221,7 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
 
 /// The result text of a commit (or the dry run's diff).
 fn report(
+    (ctx, lsp): (&Ctx, Vec<crate::lsp::Written>),
     spelled: &str,
     outcome: Outcome,
     replacements: usize,
@@ -235,6 +238,11 @@ fn report(
         count(replacements, "replacement")
     );
     txn::push_notes(&mut out, &written);
+    out.push_str(&crate::lsp::report(
+        ctx,
+        lsp,
+        std::slice::from_ref(&written),
+    ));
     Ok(Output::text(out)
         .with("path", spelled.to_owned())
         .with("tag", tag)
@@ -309,6 +317,7 @@ fn plain_utf8(bytes: &[u8]) -> Option<(usize, &str)> {
 
 /// Writes a [`splice`] through the transaction and reports it.
 fn finish(
+    ctx: &Ctx,
     spelled: &str,
     txn: Transaction<'_>,
     path: crate::workspace::policy::CheckedPath,
@@ -327,7 +336,9 @@ fn finish(
         new_text: None,
         mode: None,
     };
+    let lsp = crate::lsp::prepare(std::slice::from_ref(&change), opts);
     report(
+        (ctx, lsp),
         spelled,
         txn.commit(vec![change], opts)?,
         1,

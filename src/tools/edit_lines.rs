@@ -145,6 +145,7 @@ changed lines, so you can chain edits without re-reading.",
             changes.push(change);
             previews.push(preview);
         }
+        let lsp = crate::lsp::prepare(&changes, opts);
         let written = match txn.commit(changes, opts)? {
             Outcome::DryRun(diff) => return Ok(txn::dry_run_output(diff)),
             Outcome::Written(w) => w,
@@ -166,6 +167,7 @@ changed lines, so you can chain edits without re-reading.",
             let _ = ctx.with_state(|s| s.clear_failures(&ctx.agent, &f.path.real));
             json_files.push(json!({"path": f.path.spelled, "tag": tag, "anchors": p.anchors}));
         }
+        text.push_str(&crate::lsp::report(ctx, lsp, &written));
         Ok(Output::text(text).with("files", Value::Array(json_files)))
     }
 }

@@ -8,6 +8,7 @@
 pub mod apply_patch;
 pub mod copy_path;
 pub mod delete_path;
+pub mod diagnostics;
 pub mod edit_file;
 pub mod edit_lines;
 pub mod exec;
@@ -325,6 +326,7 @@ pub fn registry() -> Vec<ToolSpec> {
         spec::<list_dir::ListDir>(),
         spec::<glob::Glob>(),
         spec::<grep::Grep>(),
+        spec::<diagnostics::Diagnostics>(),
         spec::<write_file::WriteFile>(),
         spec::<edit_file::EditFile>(),
         spec::<edit_lines::EditLines>(),

@@ -132,7 +132,13 @@ at once: paths: [\"a.rs\", \"src/*.rs\"] (at most 50), each with its own header 
 
     fn touches(args: &Self::Args) -> Touches {
         Touches {
-            reads: vec![args.path.clone()],
+            // `paths` entries as given (a glob among them is matched as its own text).
+            reads: args
+                .path
+                .iter()
+                .chain(args.paths.iter().flatten())
+                .cloned()
+                .collect(),
             ..Touches::default()
         }
     }
@@ -250,6 +256,7 @@ pub fn read_one(
                 ));
             }
         }
+        crate::lsp::after_read_path(ctx, &checked);
         let seen = Seen {
             real: checked.real.clone(),
             tag: view.tag.clone(),

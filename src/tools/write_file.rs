@@ -168,6 +168,7 @@ encoding, BOM and line ending. Reports the new tag: [path#TAG].",
             new_text: Some(new_text.text().to_owned()),
             mode: None,
         };
+        let lsp = crate::lsp::prepare(std::slice::from_ref(&change), opts);
         let written = match txn::single(txn.commit(vec![change], opts)?) {
             Ok(w) => w,
             Err(dry) => return Ok(dry),
@@ -191,6 +192,11 @@ encoding, BOM and line ending. Reports the new tag: [path#TAG].",
             }
         };
         txn::push_notes(&mut text, &written);
+        text.push_str(&crate::lsp::report(
+            ctx,
+            lsp,
+            std::slice::from_ref(&written),
+        ));
         Ok(Output::text(text)
             .with("path", args.path.clone())
             .with("tag", tag)

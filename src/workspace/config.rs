@@ -49,6 +49,8 @@ pub struct Config {
     pub rules: Option<Vec<RuleConfig>>,
     /// The call trace (spec 10 "Trace").
     pub trace: Option<TraceConfig>,
+    /// Language servers (spec 09): `[lsp] auto`, `wait_ms`, `[lsp.<language>] command`.
+    pub lsp: Option<LspConfig>,
 }
 
 /// `[hooks]` table (spec 10 "Hooks on every tool").
@@ -128,6 +130,28 @@ pub struct ToolOverride {
     pub sensitive: Option<bool>,
     /// `false` leaves the tool out of `schema`, `call` and `mcp`.
     pub enabled: Option<bool>,
+}
+
+/// `[lsp]` table (spec 09, "Diagnostics after every edit").
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct LspConfig {
+    /// Use the first known server found on `PATH` for a language with no command (default
+    /// true).
+    pub auto: Option<bool>,
+    /// How long an edit waits for fresh diagnostics, in ms (default 3000).
+    pub wait_ms: Option<u64>,
+    /// `[lsp.<language>]` tables, by language (`python`, `typescript`, `javascript`, `go`,
+    /// `rust`, `c`, `cpp`).
+    #[serde(flatten)]
+    pub servers: std::collections::BTreeMap<String, LspServerConfig>,
+}
+
+/// `[lsp.<language>]` table (spec 09).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LspServerConfig {
+    /// The server's command, program first, e.g. `["pyright-langserver", "--stdio"]`.
+    pub command: Option<Vec<String>>,
 }
 
 /// `[exec]` table (spec 05).
@@ -286,6 +310,15 @@ impl Config {
             rules: concat(self.rules, over.rules),
             trace: merge_table(self.trace, over.trace, |b, o| TraceConfig {
                 file: pick(b.file, o.file),
+            }),
+            lsp: merge_table(self.lsp, over.lsp, |b, o| {
+                let mut servers = b.servers;
+                servers.extend(o.servers);
+                LspConfig {
+                    auto: pick(b.auto, o.auto),
+                    wait_ms: pick(b.wait_ms, o.wait_ms),
+                    servers,
+                }
             }),
         }
     }

@@ -381,6 +381,31 @@ pub const WIDENING_KEYS: &[Widening] = &[
             took
         },
     },
+    // What runs: a language server command (spec 09).
+    Widening {
+        key: "lsp.*.command",
+        restrain: |ws, _| {
+            let Some(lsp) = ws.lsp.as_mut() else {
+                return false;
+            };
+            let mut took = false;
+            for server in lsp.servers.values_mut() {
+                took |= unset(Some(&mut server.command));
+            }
+            took
+        },
+    },
+    // Running servers found on PATH when the user turned that off.
+    Widening {
+        key: "lsp.auto",
+        restrain: |ws, below| {
+            let user_off = below.lsp.as_ref().and_then(|l| l.auto) == Some(false);
+            match ws.lsp.as_mut() {
+                Some(l) if user_off && l.auto == Some(true) => unset(Some(&mut l.auto)),
+                _ => false,
+            }
+        },
+    },
     // A workspace cannot vouch for any workspace.
     Widening {
         key: "trusted_workspaces",

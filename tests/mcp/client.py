@@ -71,7 +71,7 @@ async def basics(agtool: str, workspace: str) -> None:
             assert info is None or info.name == "agtool", info
             tools = (await client.list_tools()).tools
             names = [t.name for t in tools]
-            assert names == ["read_file", "list_dir", "glob", "grep"], names
+            assert names == ["read_file", "list_dir", "glob", "grep", "diagnostics"], names
             read = tools[0]
             assert read.annotations.read_only_hint is True, read.annotations
             # path or paths (spec 09): neither is required on its own.

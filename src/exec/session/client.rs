@@ -173,6 +173,22 @@ impl Client {
         }
     }
 
+    /// Sends one request to the server's [extension](super::Extension) and returns its
+    /// answer; `wait` is how long the extension may take (a minute is added for the rest).
+    /// `autostart`: start a server when none runs; otherwise None when none runs.
+    pub fn extension(
+        &self,
+        body: serde_json::Value,
+        autostart: bool,
+        wait: Duration,
+    ) -> Result<Option<serde_json::Value>, SessionError> {
+        match self.call(&Request::Extension { body }, autostart, wait)? {
+            None => Ok(None),
+            Some(Response::Extension { body }) => Ok(Some(body)),
+            other => Err(unexpected(other)),
+        }
+    }
+
     /// Waits until the server's lock is free (it exited).
     fn wait_for_exit(&self) -> Result<(), SessionError> {
         let paths = self.paths()?;

@@ -28,6 +28,25 @@ mod table;
 
 pub use client::Client;
 
+/// More request kinds for the session server, added by another core (the LSP manager of
+/// [`crate::lsp`] keeps language servers warm here, spec 09): the server passes every
+/// `extension` request's JSON body to [`Extension::handle`] on the connection's thread, and
+/// calls [`Extension::shutdown`] once when it exits.
+pub trait Extension: Send + Sync {
+    /// Called once before the server listens, with the tag prefix of this server's processes
+    /// (every process spawned with `AGTOOL_EXEC_TAG=<prefix>...` is killed by the next server
+    /// when this one dies without cleaning up).
+    fn start(&self, tag_prefix: &str);
+    /// Answers one request (any JSON the extension's own client sent).
+    fn handle(&self, body: serde_json::Value) -> serde_json::Value;
+    /// Whether the extension still holds something that keeps the server from idling out.
+    fn busy(&self) -> bool {
+        false
+    }
+    /// Ends whatever the extension started; the server is exiting.
+    fn shutdown(&self);
+}
+
 /// First session id a server hands out when no earlier server left a record (spec 05).
 pub const FIRST_SESSION_ID: u64 = 1000;
 /// Most sessions held at once per workspace (spec 05).

@@ -17,19 +17,36 @@ pub(crate) enum Request {
     ExecCommand(ExecCommandRequest),
     WriteStdin(WriteStdinRequest),
     List,
-    Kill { session_id: u64 },
+    Kill {
+        session_id: u64,
+    },
     KillAll,
     Stop,
+    /// A request for the [extension](super::Extension) the server was started with (the LSP
+    /// manager), passed through as it is.
+    Extension {
+        body: serde_json::Value,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "reply", rename_all = "snake_case")]
 pub(crate) enum Response {
     Output(SessionReply),
-    Sessions { sessions: Vec<SessionInfo> },
-    Killed { ids: Vec<u64> },
+    Sessions {
+        sessions: Vec<SessionInfo>,
+    },
+    Killed {
+        ids: Vec<u64>,
+    },
     Stopping,
-    Failed { error: SessionError },
+    Failed {
+        error: SessionError,
+    },
+    /// The extension's answer, passed through as it is.
+    Extension {
+        body: serde_json::Value,
+    },
 }
 
 /// Writes `msg` as one JSON line.

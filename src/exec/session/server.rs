@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
+use super::Extension;
 use super::live::Session;
 use super::paths::{Paths, Record};
 use super::protocol::{Request, Response, receive, send};
@@ -49,7 +50,7 @@ const TICK: Duration = Duration::from_millis(100);
 const REQUEST_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Server settings; [`Default`] is what spec 05 prescribes, without a session guard.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ServerOptions {
     /// Exit after this long with no live session and no request.
     pub idle_exit: Duration,
@@ -57,6 +58,18 @@ pub struct ServerOptions {
     /// ends the session's tree when the server dies; None runs commands directly (a server
     /// on a thread of a test binary, which has no `session-guard` command).
     pub guard: Option<String>,
+    /// More request kinds (the LSP manager, spec 09); None: `extension` requests fail.
+    pub extension: Option<Arc<dyn Extension>>,
+}
+
+impl std::fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("idle_exit", &self.idle_exit)
+            .field("guard", &self.guard)
+            .field("extension", &self.extension.is_some())
+            .finish()
+    }
 }
 
 impl Default for ServerOptions {
@@ -64,6 +77,7 @@ impl Default for ServerOptions {
         ServerOptions {
             idle_exit: IDLE_EXIT,
             guard: None,
+            extension: None,
         }
     }
 }
@@ -74,10 +88,16 @@ impl Default for ServerOptions {
 /// replaced). Returns Ok at once, doing nothing, when another server holds the state
 /// directory. Errors: the private folder, lock or socket cannot be set up.
 pub fn run(state_dir: &Path) -> anyhow::Result<()> {
+    run_extended(state_dir, None)
+}
+
+/// [`run`] with an [`Extension`] answering `extension` requests (the LSP manager).
+pub fn run_extended(state_dir: &Path, extension: Option<Arc<dyn Extension>>) -> anyhow::Result<()> {
     run_with(
         state_dir,
         ServerOptions {
             guard: Some("/proc/self/exe".to_owned()),
+            extension,
             ..ServerOptions::default()
         },
     )
@@ -112,7 +132,11 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
         ));
     }
     let first_id = paths.first_free_id();
+    if let Some(ext) = &opts.extension {
+        ext.start(&session_tag_prefix(&paths));
+    }
     let server = Arc::new(Server {
+        extension: opts.extension.clone(),
         paths,
         guard: opts.guard.clone(),
         lock_id: file_id_of(&lock),
@@ -139,6 +163,9 @@ pub fn run_with(state_dir: &Path, opts: ServerOptions) -> anyhow::Result<()> {
     server.serve(&listener, &opts);
     drop(listener);
     let _ = fs::remove_file(&socket);
+    if let Some(ext) = &server.extension {
+        ext.shutdown();
+    }
     server.kill_all();
     let strays = kill_orphans();
     if strays > 0 {
@@ -207,6 +234,8 @@ struct Table {
 
 struct Server {
     paths: Paths,
+    /// More request kinds (see [`Extension`]).
+    extension: Option<Arc<dyn Extension>>,
     /// agtool's executable for session guards (see [`ServerOptions::guard`]).
     guard: Option<String>,
     /// (device, inode) of the lock file and the socket this server made: when either is
@@ -268,7 +297,9 @@ impl Server {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .elapsed();
-        quiet >= opts.idle_exit && !self.table().sessions.values().any(|s| s.is_live())
+        quiet >= opts.idle_exit
+            && !self.table().sessions.values().any(|s| s.is_live())
+            && !self.extension.as_ref().is_some_and(|e| e.busy())
     }
 
     /// Accept loop: returns on a stop request or when idle.
@@ -378,6 +409,16 @@ impl Server {
                 self.stop.store(true, Ordering::SeqCst);
                 Ok(Response::Stopping)
             }
+            Request::Extension { body } => match &self.extension {
+                Some(ext) => Ok(Response::Extension {
+                    body: ext.handle(body),
+                }),
+                None => Err(SessionError::Server(
+                    "this session server has no extension for the request (if agtool was \
+                     upgraded, run `agtool sessions stop-server`)"
+                        .into(),
+                )),
+            },
         };
         result.unwrap_or_else(|error| Response::Failed { error })
     }

@@ -27,6 +27,7 @@ fn thread_launcher(idle_exit: Duration) -> Launcher {
                 ServerOptions {
                     idle_exit,
                     guard: None,
+                    extension: None,
                 },
             )
             .unwrap()

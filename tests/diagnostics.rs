@@ -1,0 +1,463 @@
+//! Diagnostics after every edit (spec 09, issue 19), against real language servers: pyright
+//! (npm, `target/npm`), pylsp with pyflakes (PyPI, `target/lsp-venv`) and
+//! typescript-language-server with typescript (npm). `.ci/run` installs them; a test that
+//! needs a missing one fails in CI (`CI` set) and prints one `SKIP` line elsewhere.
+//! Also the Python indentation rules of the syntax gate, and the bad-input cases (a missing,
+//! crashing or silent server, a language without one).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The folders holding the installed servers' programs.
+fn server_dirs() -> Vec<PathBuf> {
+    vec![
+        repo().join("target/npm/node_modules/.bin"),
+        repo().join("target/lsp-venv/bin"),
+    ]
+}
+
+/// Whether `program` is installed; when not, fails in CI and prints one SKIP line elsewhere.
+fn have(program: &str) -> bool {
+    if server_dirs().iter().any(|d| d.join(program).exists()) {
+        return true;
+    }
+    let msg = format!(
+        "SKIP: {program} is not installed (run .ci/run, or: npm install --prefix target/npm \
+         pyright typescript-language-server typescript; python3 -m venv target/lsp-venv && \
+         target/lsp-venv/bin/pip install python-lsp-server pyflakes)"
+    );
+    if std::env::var_os("CI").is_some() {
+        panic!("{msg}");
+    }
+    eprintln!("{msg}");
+    false
+}
+
+/// A workspace whose agtool finds the installed servers on PATH (or not: `with_servers`).
+struct Ws {
+    dir: tempfile::TempDir,
+    path_var: String,
+    config: Option<PathBuf>,
+}
+
+impl Ws {
+    fn new(with_servers: bool) -> Ws {
+        let dir = tempfile::Builder::new()
+            .prefix("agtool-lsp-test-")
+            .tempdir()
+            .unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let mut parts: Vec<String> = Vec::new();
+        if with_servers {
+            parts.extend(server_dirs().iter().map(|d| d.display().to_string()));
+        }
+        parts.push("/usr/local/bin:/usr/bin:/bin".into());
+        Ws {
+            dir,
+            path_var: parts.join(":"),
+            config: None,
+        }
+    }
+
+    /// Adds a `--config` file (the host's own: obeyed without trust).
+    fn config(mut self, toml: &str) -> Ws {
+        let path = self.dir.path().join("host-config.toml");
+        std::fs::write(&path, toml).unwrap();
+        self.config = Some(path);
+        self
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("agtool").unwrap();
+        c.current_dir(self.root())
+            .env_remove("AGTOOL_ROOT")
+            .env_remove("AGTOOL_AGENT")
+            .env_remove("AGTOOL_EXEC_TAG")
+            .env("PATH", &self.path_var)
+            .env("XDG_CONFIG_HOME", self.root().join(".no-user-config"))
+            .timeout(Duration::from_secs(120));
+        match &self.config {
+            Some(p) => c.env("AGTOOL_CONFIG", p),
+            None => c.env_remove("AGTOOL_CONFIG"),
+        };
+        c
+    }
+
+    /// Runs agtool with `args` (and `stdin`); returns (exit code, stdout).
+    fn run_in(&self, args: &[&str], stdin: &str) -> (i32, String) {
+        let out = self.cmd().args(args).write_stdin(stdin).output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let (code, out) = self.run_in(args, "");
+        assert_eq!(code, 0, "agtool {args:?} failed:\n{out}");
+        out
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        let path = self.root().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// Reads `path` and waits until its server has published its problems (a cold server
+    /// takes seconds to analyse a file the first time; each edit after that is fast).
+    fn read_warm(&self, path: &str) {
+        self.run(&["read-file", path]);
+        let end = Instant::now() + Duration::from_secs(90);
+        loop {
+            let out = self.run(&["diagnostics", path]);
+            if !out.contains("not ready") {
+                return;
+            }
+            assert!(Instant::now() < end, "the server never got ready:\n{out}");
+        }
+    }
+
+    fn edit(&self, path: &str, old: &str, new: &str) -> String {
+        self.run(&["edit-file", path, "--old", old, "--new", new])
+    }
+
+    /// The pids of the language servers running now.
+    fn server_pids(&self) -> Vec<i32> {
+        let out = self.run(&["lsp", "status"]);
+        out.lines()
+            .filter_map(|l| l.split("pid ").nth(1))
+            .filter_map(|rest| rest.split(',').next())
+            .filter_map(|p| p.trim().parse().ok())
+            .collect()
+    }
+}
+
+impl Drop for Ws {
+    fn drop(&mut self) {
+        let _ = self.cmd().args(["sessions", "stop-server"]).output();
+    }
+}
+
+fn alive(pid: i32) -> bool {
+    // A zombie is not alive; /proc/<pid>/stat's third field says.
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit_once(')')
+                .map(|(_, r)| r.trim_start().starts_with('Z'))
+        })
+        .is_some_and(|zombie| !zombie)
+}
+
+/// The lines of `out` that list a problem in `file`.
+fn problem_lines<'a>(out: &'a str, file: &str) -> Vec<&'a str> {
+    out.lines()
+        .filter(|l| {
+            l.strip_prefix(&format!("{file}:"))
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect()
+}
+
+const PY_THREE_PROBLEMS: &str = "\
+import os
+
+
+def f():
+    return undefined_a + undefined_b
+
+
+print(undefined_c)
+print(os.sep)
+";
+
+/// The scenario of issue 19 for one Python server: 3 problems exist; an edit adding one
+/// undefined name reports exactly that one; an edit fixing one reports `Fixed: 1 problem`.
+fn python_scenario(ws: &Ws, server: &str, undefined: &str) {
+    ws.write("a.py", PY_THREE_PROBLEMS);
+    ws.read_warm("a.py");
+    let out = ws.edit("a.py", "print(os.sep)", "print(os.sep, brand_new_name)");
+    assert!(
+        out.contains(&format!("New problems ({server}):\n")),
+        "{out}"
+    );
+    let listed = problem_lines(&out, "a.py");
+    assert_eq!(listed.len(), 1, "{out}");
+    assert!(listed[0].starts_with("a.py:9:15: error: "), "{out}");
+    assert!(
+        listed[0].contains(undefined) && listed[0].contains("brand_new_name"),
+        "{out}"
+    );
+    assert!(!out.contains("Fixed"), "{out}");
+    // Fixing one of the old problems.
+    let out = ws.edit("a.py", "print(undefined_c)", "print(1)");
+    assert!(out.contains("Fixed: 1 problem\n"), "{out}");
+    assert!(!out.contains("New problems"), "{out}");
+    // Nothing changed for the better or worse: nothing is said.
+    let out = ws.edit("a.py", "print(1)", "print(2)");
+    assert!(!out.contains("problem"), "{out}");
+    assert!(!out.contains("Diagnostics"), "{out}");
+    // The diagnostics tool shows the current problems, errors first.
+    let out = ws.run(&["diagnostics", "a.py"]);
+    let lines = problem_lines(&out, "a.py");
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("a.py:5:"), "{out}");
+}
+
+#[test]
+fn pyright_reports_what_the_edit_broke_and_nothing_else() {
+    if !have("pyright-langserver") {
+        return;
+    }
+    let ws = Ws::new(true);
+    python_scenario(&ws, "pyright", "is not defined");
+    // One server for the workspace; `agtool lsp stop` leaves no server process.
+    let pids = ws.server_pids();
+    assert_eq!(pids.len(), 1, "{pids:?}");
+    assert!(alive(pids[0]));
+    let out = ws.run(&["lsp", "stop"]);
+    assert_eq!(out.trim(), "Stopped 1 language server.");
+    let end = Instant::now() + Duration::from_secs(5);
+    while alive(pids[0]) && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(pids[0]), "the server outlived `agtool lsp stop`");
+    assert_eq!(
+        ws.run(&["lsp", "status"]).trim(),
+        "No language servers are running."
+    );
+}
+
+#[test]
+fn pylsp_with_pyflakes_reports_the_same_way() {
+    if !have("pylsp") {
+        return;
+    }
+    let pylsp = repo().join("target/lsp-venv/bin/pylsp");
+    let ws = Ws::new(false).config(&format!(
+        "[lsp.python]\ncommand = [\"{}\"]\n",
+        pylsp.display()
+    ));
+    python_scenario(&ws, "pylsp", "undefined name");
+}
+
+#[test]
+fn typescript_language_server_reports_what_the_edit_broke() {
+    if !have("typescript-language-server") {
+        return;
+    }
+    let ws = Ws::new(true);
+    ws.write(
+        "a.ts",
+        "const a: number = missingA;\nconst b = missingB + 1;\nmissingC();\nexport { a, b };\n",
+    );
+    ws.read_warm("a.ts");
+    let out = ws.edit("a.ts", "export { a, b };", "export { a, b, missingD };");
+    let listed = problem_lines(&out, "a.ts");
+    assert_eq!(listed.len(), 1, "{out}");
+    assert!(listed[0].contains("missingD"), "{out}");
+    assert!(
+        out.contains("New problems (typescript-language-server):"),
+        "{out}"
+    );
+    let out = ws.edit("a.ts", "missingC();", "");
+    assert!(out.contains("Fixed: 1 problem\n"), "{out}");
+}
+
+#[test]
+fn apply_patch_over_three_files_reports_each_file() {
+    if !have("pyright-langserver") {
+        return;
+    }
+    let ws = Ws::new(true);
+    for name in ["p.py", "q.py", "r.py"] {
+        ws.write(name, "x = 1\nprint(x)\n");
+        ws.read_warm(name);
+    }
+    let patch = "*** Begin Patch\n\
+*** Update File: p.py\n@@\n x = 1\n-print(x)\n+print(x, p_missing)\n\
+*** Update File: q.py\n@@\n x = 1\n-print(x)\n+print(x, q_missing)\n\
+*** Update File: r.py\n@@\n x = 1\n-print(x)\n+print(x)\n+print(r_missing)\n\
+*** End Patch\n";
+    let (code, out) = ws.run_in(&["apply-patch"], patch);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches("New problems (pyright):").count(), 3, "{out}");
+    assert_eq!(problem_lines(&out, "p.py").len(), 1, "{out}");
+    assert!(
+        problem_lines(&out, "p.py")[0].contains("p_missing"),
+        "{out}"
+    );
+    assert!(
+        problem_lines(&out, "q.py")[0].contains("q_missing"),
+        "{out}"
+    );
+    assert!(
+        problem_lines(&out, "r.py")[0].starts_with("r.py:3:7: error:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_indentation_error_made_by_a_patch_is_refused() {
+    let ws = Ws::new(false);
+    ws.write("m.py", "def f():\n    x = 1\n    return x\n");
+    ws.run(&["read-file", "m.py"]);
+    let patch = "*** Begin Patch\n*** Update File: m.py\n@@\n def f():\n     x = 1\n-    return x\n+      return x\n*** End Patch\n";
+    let (code, out) = ws.run_in(&["apply-patch"], patch);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("unexpected indent"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(ws.root().join("m.py")).unwrap(),
+        "def f():\n    x = 1\n    return x\n"
+    );
+    // A file already bad is not made to refuse an unrelated edit.
+    ws.write(
+        "bad.py",
+        "def f():\n    x = 1\n      y = 2\n\n\ndef g():\n    return 1\n",
+    );
+    ws.run(&["read-file", "bad.py"]);
+    let out = ws.edit("bad.py", "return 1", "return 2");
+    assert!(out.contains("Edited bad.py"), "{out}");
+    // Nor does fixing it get refused.
+    ws.run(&["read-file", "bad.py"]);
+    let out = ws.edit("bad.py", "      y = 2", "    y = 2");
+    assert!(out.contains("syntax: ok (python)"), "{out}");
+}
+
+#[test]
+fn a_missing_crashing_or_silent_server_never_blocks_the_edit() {
+    let ws = Ws::new(false).config(
+        "[lsp]\nwait_ms = 700\n[lsp.python]\ncommand = [\"no-such-language-server\", \"--stdio\"]\n\
+         [lsp.go]\ncommand = [\"sh\", \"-c\", \"echo boom >&2; exit 3\"]\n\
+         [lsp.rust]\ncommand = [\"sleep\", \"600\"]\n",
+    );
+    ws.write("a.py", "x = 1\n");
+    ws.run(&["read-file", "a.py"]);
+    let out = ws.edit("a.py", "x = 1", "x = 2");
+    assert!(out.contains("Edited a.py"), "{out}");
+    assert!(
+        out.contains(
+            "Diagnostics: cannot start the python language server `no-such-language-server \
+             --stdio`: not found"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.root().join("a.py")).unwrap(),
+        "x = 2\n"
+    );
+    // Crashes at start: started again once, then reported with its stderr.
+    ws.write("m.go", "package m\n");
+    ws.run(&["read-file", "m.go"]);
+    let out = ws.edit("m.go", "package m", "package n");
+    assert!(out.contains("Edited m.go"), "{out}");
+    assert!(out.contains("exited (exit status: 3): boom"), "{out}");
+    assert!(out.contains("restarted once"), "{out}");
+    // Never answers: bounded by lsp.wait_ms.
+    ws.write("l.rs", "fn a() {}\n");
+    ws.run(&["read-file", "l.rs"]);
+    let start = Instant::now();
+    let out = ws.edit("l.rs", "fn a() {}", "fn b() {}");
+    assert!(out.contains("Diagnostics: not ready after 700 ms"), "{out}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let out = ws.run(&["lsp", "stop"]);
+    assert!(out.starts_with("Stopped"), "{out}");
+}
+
+#[test]
+fn a_language_without_a_server_says_so_in_one_line() {
+    let ws = Ws::new(false);
+    ws.write("main.go", "package main\n");
+    ws.run(&["read-file", "main.go"]);
+    let out = ws.edit("main.go", "package main", "package main2");
+    let said: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Diagnostics:"))
+        .collect();
+    assert_eq!(
+        said,
+        ["Diagnostics: no language server found for go (install gopls, or set lsp.go.command)"],
+        "{out}"
+    );
+    // A file type no server is known for: nothing at all.
+    ws.write("notes.txt", "a\n");
+    ws.run(&["read-file", "notes.txt"]);
+    let out = ws.edit("notes.txt", "a", "b");
+    assert!(!out.contains("Diagnostics"), "{out}");
+}
+
+#[test]
+fn twenty_agents_editing_at_once_share_one_server_and_lose_no_sync() {
+    if !have("pyright-langserver") {
+        return;
+    }
+    let ws = Ws::new(true);
+    for i in 0..20 {
+        ws.write(&format!("f{i}.py"), "x = 1\n");
+    }
+    ws.read_warm("f0.py");
+    std::thread::scope(|s| {
+        for i in 0..20 {
+            let ws = &ws;
+            s.spawn(move || {
+                let name = format!("f{i}.py");
+                let agent = format!("agent{i}");
+                let out = ws
+                    .cmd()
+                    .env("AGTOOL_AGENT", &agent)
+                    .args(["read-file", &name])
+                    .output()
+                    .unwrap();
+                assert!(out.status.success());
+                let out = ws
+                    .cmd()
+                    .env("AGTOOL_AGENT", &agent)
+                    .args([
+                        "edit-file",
+                        &name,
+                        "--old",
+                        "x = 1",
+                        "--new",
+                        "x = missing_name",
+                    ])
+                    .output()
+                    .unwrap();
+                let text = String::from_utf8_lossy(&out.stdout).into_owned();
+                assert!(out.status.success(), "{text}");
+                // Either the problem, or (a loaded 2-core machine) not ready in time.
+                assert!(
+                    text.contains("missing_name") || text.contains("not ready"),
+                    "{text}"
+                );
+            });
+        }
+    });
+    assert_eq!(ws.server_pids().len(), 1);
+    // Every file's last sync reached the server: its current problems are the edited text's.
+    let names: Vec<String> = (0..20).map(|i| format!("f{i}.py")).collect();
+    let mut args = vec!["diagnostics"];
+    args.extend(names.iter().map(String::as_str));
+    let out = ws.run(&args);
+    assert_eq!(
+        out.matches("\"missing_name\" is not defined").count(),
+        20,
+        "{out}"
+    );
+}
