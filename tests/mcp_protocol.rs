@@ -736,10 +736,11 @@ fn a_call_with_a_progress_token_gets_progress_while_it_runs() {
         "_meta": {"progressToken": "p-1"}}}));
     let (text, is_error) = m.result(1);
     assert!(!is_error, "{text}");
-    let progress: Vec<&Value> = m
+    let progress: Vec<Value> = m
         .seen
         .iter()
         .filter(|n| n["method"] == "notifications/progress")
+        .cloned()
         .collect();
     assert!(progress.len() >= 2, "{:?}", m.seen);
     for n in &progress {
