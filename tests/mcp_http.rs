@@ -89,7 +89,10 @@ impl HttpServer {
         }
         let init = self.request("POST", "/mcp", &headers, INIT);
         assert_eq!(init.status, 200, "{init:?}");
-        let id = init.header("mcp-session-id").expect("a session id").to_owned();
+        let id = init
+            .header("mcp-session-id")
+            .expect("a session id")
+            .to_owned();
         headers.push(("mcp-session-id", &id));
         let done = self.request(
             "POST",
@@ -398,7 +401,10 @@ fn a_1_gb_body_is_refused_by_its_size() {
         sent += 1;
     }
     let reply = read_reply(&mut s);
-    assert!(sent < 64 || reply.status == 413, "{sent} MiB sent: {reply:?}");
+    assert!(
+        sent < 64 || reply.status == 413,
+        "{sent} MiB sent: {reply:?}"
+    );
     assert_eq!(reply.status, 413, "{reply:?}");
     server.session(None);
 }
@@ -440,11 +446,21 @@ fn every_address_with_a_token_file() {
         addr,
         "POST",
         "/mcp",
-        &[("host", "agtool.internal:8765"), accept, ("authorization", &bearer)],
+        &[
+            ("host", "agtool.internal:8765"),
+            accept,
+            ("authorization", &bearer),
+        ],
         INIT,
     );
     assert_eq!(ok.status, 200, "{ok:?}");
-    let none = request(addr, "POST", "/mcp", &[("host", "agtool.internal"), accept], INIT);
+    let none = request(
+        addr,
+        "POST",
+        "/mcp",
+        &[("host", "agtool.internal"), accept],
+        INIT,
+    );
     assert_eq!(none.status, 401, "{none:?}");
 }
 

@@ -711,7 +711,9 @@ fn a_line_over_the_limit_without_a_readable_id_gets_a_null_id() {
     let mut m = Mcp::session(&ws, "files");
     let mut stdin = m.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
-        stdin.write_all(br#"{"jsonrpc":"2.0","params":{"x":""#).unwrap();
+        stdin
+            .write_all(br#"{"jsonrpc":"2.0","params":{"x":""#)
+            .unwrap();
         let chunk = vec![b'a'; 1 << 20];
         for _ in 0..17 {
             stdin.write_all(&chunk).unwrap();
@@ -722,7 +724,10 @@ fn a_line_over_the_limit_without_a_readable_id_gets_a_null_id() {
     m.stdin = Some(writer.join().unwrap());
     let r = m.next_line(WAIT).expect("an answer to the long line");
     assert_eq!(r["error"]["code"], -32600, "{r}");
-    assert!(r.as_object().unwrap().get("id") == Some(&Value::Null), "{r}");
+    assert!(
+        r.as_object().unwrap().get("id") == Some(&Value::Null),
+        "{r}"
+    );
     m.ping("after");
     assert_eq!(m.close().0, 0);
 }
@@ -731,9 +736,11 @@ fn a_line_over_the_limit_without_a_readable_id_gets_a_null_id() {
 fn a_call_with_a_progress_token_gets_progress_while_it_runs() {
     let ws = Ws::new();
     let mut m = Mcp::session(&ws, "files,exec");
-    m.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+    m.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "exec", "arguments": {"command": ["sleep", "2.5"]},
-        "_meta": {"progressToken": "p-1"}}}));
+        "_meta": {"progressToken": "p-1"}}}),
+    );
     let (text, is_error) = m.result(1);
     assert!(!is_error, "{text}");
     let progress: Vec<Value> = m
@@ -748,7 +755,9 @@ fn a_call_with_a_progress_token_gets_progress_while_it_runs() {
         let message = n["params"]["message"].as_str().unwrap();
         assert!(message.starts_with("exec running for "), "{n}");
     }
-    assert!(progress[1]["params"]["progress"].as_f64() > progress[0]["params"]["progress"].as_f64());
+    assert!(
+        progress[1]["params"]["progress"].as_f64() > progress[0]["params"]["progress"].as_f64()
+    );
     // Without a token, none.
     m.call(2, "exec", json!({"command": ["sleep", "1.5"]}));
     m.result(2);
@@ -781,7 +790,11 @@ fn each_connection_is_its_own_agent_unless_one_is_given() {
     assert!(!a.result(1).1);
     let mut b = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "shared")]);
     b.initialize("2025-11-25");
-    b.call(1, "edit_file", json!({"path": "a.txt", "old": "two", "new": "three"}));
+    b.call(
+        1,
+        "edit_file",
+        json!({"path": "a.txt", "old": "two", "new": "three"}),
+    );
     let (text, is_error) = b.result(1);
     assert!(!is_error, "{text}");
     for m in [&mut first, &mut second, &mut a, &mut b] {

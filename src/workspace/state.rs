@@ -654,14 +654,22 @@ mod tests {
                 params![old],
             )
             .unwrap();
-        s.record_tag("mixed", Path::new("/w/c"), "CCCCCCCC").unwrap();
-        s.record_tag("fresh", Path::new("/w/a"), "DDDDDDDD").unwrap();
-        s.bump_failures("gone", Path::new("/w/a"), "edit_lines").unwrap();
-        s.bump_failures("fresh", Path::new("/w/a"), "edit_lines").unwrap();
+        s.record_tag("mixed", Path::new("/w/c"), "CCCCCCCC")
+            .unwrap();
+        s.record_tag("fresh", Path::new("/w/a"), "DDDDDDDD")
+            .unwrap();
+        s.bump_failures("gone", Path::new("/w/a"), "edit_lines")
+            .unwrap();
+        s.bump_failures("fresh", Path::new("/w/a"), "edit_lines")
+            .unwrap();
         let week = Duration::from_secs(7 * 86_400);
         assert_eq!(s.forget_idle_agents(week).unwrap(), 2);
         let agents: Vec<String> = s.entries().unwrap().into_iter().map(|e| e.agent).collect();
-        assert_eq!(agents, ["fresh", "mixed", "mixed"], "an agent seen lately keeps all");
+        assert_eq!(
+            agents,
+            ["fresh", "mixed", "mixed"],
+            "an agent seen lately keeps all"
+        );
         let failures: i64 = s
             .conn
             .query_row("SELECT count(*) FROM failures", [], |r| r.get(0))

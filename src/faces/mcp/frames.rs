@@ -101,7 +101,11 @@ async fn read_line_capped<R: AsyncBufRead + Unpin>(
         }
         r.consume(take);
         if done {
-            return Ok(if over { Line::TooLong(total) } else { Line::Whole });
+            return Ok(if over {
+                Line::TooLong(total)
+            } else {
+                Line::Whole
+            });
         }
     }
 }
@@ -316,7 +320,10 @@ impl Scan<'_> {
                 }
             }
             _ => {
-                while !matches!(self.peek()?, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n') {
+                while !matches!(
+                    self.peek()?,
+                    b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n'
+                ) {
                     self.i += 1;
                 }
                 Some(())
@@ -332,9 +339,14 @@ mod tests {
     #[test]
     fn the_id_is_read_from_the_start_of_a_line() {
         let id = |s: &str| id_in_prefix(s.as_bytes());
-        assert_eq!(id(r#"{"jsonrpc":"2.0","id":7,"method":"x""#), Some(7.into()));
         assert_eq!(
-            id(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"a":[1,{"id":3}],"b":"x\"y"},"id":"r-1"}"#),
+            id(r#"{"jsonrpc":"2.0","id":7,"method":"x""#),
+            Some(7.into())
+        );
+        assert_eq!(
+            id(
+                r#"{"jsonrpc":"2.0","method":"tools/call","params":{"a":[1,{"id":3}],"b":"x\"y"},"id":"r-1"}"#
+            ),
             Some("r-1".into())
         );
         assert_eq!(id(r#" { "id" : -2 , "x": 1}"#), Some((-2).into()));
@@ -355,9 +367,7 @@ mod tests {
         );
         assert!(with_null_id(br#"{"jsonrpc":"2.0","id":1,"error":{}}"#).is_none());
         assert!(with_null_id(br#"{"jsonrpc":"2.0","id":1,"result":{"error":1}}"#).is_none());
-        assert!(
-            with_null_id(br#"{"jsonrpc":"2.0","method":"n","params":{"error":1}}"#).is_none()
-        );
+        assert!(with_null_id(br#"{"jsonrpc":"2.0","method":"n","params":{"error":1}}"#).is_none());
     }
 
     #[test]
@@ -374,11 +384,20 @@ mod tests {
             let got = read_line_capped(&mut r, &mut buf, 50).await.unwrap();
             assert_eq!(got, Line::TooLong(data.len() - "next\nlast".len()));
             assert_eq!(id_in_prefix(&buf), Some(9.into()));
-            assert_eq!(read_line_capped(&mut r, &mut buf, 50).await.unwrap(), Line::Whole);
+            assert_eq!(
+                read_line_capped(&mut r, &mut buf, 50).await.unwrap(),
+                Line::Whole
+            );
             assert_eq!(buf, b"next\n");
-            assert_eq!(read_line_capped(&mut r, &mut buf, 50).await.unwrap(), Line::Whole);
+            assert_eq!(
+                read_line_capped(&mut r, &mut buf, 50).await.unwrap(),
+                Line::Whole
+            );
             assert_eq!(buf, b"last");
-            assert_eq!(read_line_capped(&mut r, &mut buf, 50).await.unwrap(), Line::End);
+            assert_eq!(
+                read_line_capped(&mut r, &mut buf, 50).await.unwrap(),
+                Line::End
+            );
         });
     }
 }

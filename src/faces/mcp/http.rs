@@ -88,7 +88,10 @@ pub fn load_token(file: Option<&Path>) -> Result<Option<String>, String> {
                     path.display()
                 ));
             }
-            (text.trim().to_owned(), format!("the token file {}", path.display()))
+            (
+                text.trim().to_owned(),
+                format!("the token file {}", path.display()),
+            )
         }
         None => match std::env::var("AGTOOL_MCP_TOKEN") {
             Ok(t) if !t.trim().is_empty() => (t.trim().to_owned(), "AGTOOL_MCP_TOKEN".to_owned()),
@@ -236,8 +239,8 @@ async fn connection(
         let gate = gate.clone();
         async move { Ok::<_, Infallible>(handle(req, &service, &gate).await) }
     });
-    let conn = hyper::server::conn::http1::Builder::new()
-        .serve_connection(TokioIo::new(stream), handler);
+    let conn =
+        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handler);
     tokio::pin!(conn);
     tokio::select! {
         _ = &mut conn => {}

@@ -67,7 +67,10 @@ impl Gate {
                     ));
                 }
                 None => {
-                    return Err(refuse(StatusCode::BAD_REQUEST, "the Host header is missing"));
+                    return Err(refuse(
+                        StatusCode::BAD_REQUEST,
+                        "the Host header is missing",
+                    ));
                 }
             }
         }
@@ -99,7 +102,10 @@ impl Gate {
                     ));
                 }
                 Some(g) if !same_secret(g.as_bytes(), token.as_bytes()) => {
-                    return Err(refuse(StatusCode::UNAUTHORIZED, "the bearer token is wrong"));
+                    return Err(refuse(
+                        StatusCode::UNAUTHORIZED,
+                        "the bearer token is wrong",
+                    ));
                 }
                 Some(_) => {}
             }
@@ -217,7 +223,10 @@ mod tests {
     #[test]
     fn hosts_and_origins_without_a_token() {
         let g = gate(None);
-        assert!(g.check(None, &headers(&[("host", "127.0.0.1:8765")])).is_ok());
+        assert!(
+            g.check(None, &headers(&[("host", "127.0.0.1:8765")]))
+                .is_ok()
+        );
         assert!(g.check(None, &headers(&[("host", "[::1]:8765")])).is_ok());
         assert!(
             g.check(
@@ -229,20 +238,29 @@ mod tests {
         let rebinding = g
             .check(
                 None,
-                &headers(&[("host", "evil.example:8765"), ("origin", "http://evil.example:8765")]),
+                &headers(&[
+                    ("host", "evil.example:8765"),
+                    ("origin", "http://evil.example:8765"),
+                ]),
             )
             .unwrap_err();
         assert_eq!(rebinding.status, StatusCode::FORBIDDEN);
         let other_site = g
             .check(
                 None,
-                &headers(&[("host", "127.0.0.1:8765"), ("origin", "https://evil.example")]),
+                &headers(&[
+                    ("host", "127.0.0.1:8765"),
+                    ("origin", "https://evil.example"),
+                ]),
             )
             .unwrap_err();
         assert_eq!(other_site.status, StatusCode::FORBIDDEN);
         assert!(other_site.message.contains("evil.example"));
         let null = g
-            .check(None, &headers(&[("host", "127.0.0.1:1"), ("origin", "null")]))
+            .check(
+                None,
+                &headers(&[("host", "127.0.0.1:1"), ("origin", "null")]),
+            )
             .unwrap_err();
         assert_eq!(null.status, StatusCode::FORBIDDEN);
     }
@@ -264,7 +282,10 @@ mod tests {
         let missing = g.check(None, &headers(&[("host", "x")])).unwrap_err();
         assert_eq!(missing.status, StatusCode::UNAUTHORIZED);
         let wrong = g
-            .check(None, &headers(&[("host", "x"), ("authorization", "Bearer s3cret-tokeX")]))
+            .check(
+                None,
+                &headers(&[("host", "x"), ("authorization", "Bearer s3cret-tokeX")]),
+            )
             .unwrap_err();
         assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
         for q in ["token=s3cret-token", "a=1&access_token=x", "x=s3cret-token"] {

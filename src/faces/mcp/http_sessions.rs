@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use futures::{Stream, StreamExt};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_server::SessionId;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionManager};
-use rmcp::transport::streamable_http_server::SessionId;
 
 /// Sessions open at once, at most.
 pub const MAX_SESSIONS: usize = 128;

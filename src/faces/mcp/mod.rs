@@ -118,7 +118,9 @@ pub fn run(mut ctx: Ctx, m: &ArgMatches, agent_flag: bool) -> i32 {
     init_logging();
     let fixed_agent = agent_given(agent_flag);
     if let Some(addr) = m.get_one::<String>("http") {
-        let token_file = m.get_one::<String>("token_file").map(std::path::PathBuf::from);
+        let token_file = m
+            .get_one::<String>("token_file")
+            .map(std::path::PathBuf::from);
         return http::run(ctx, addr, token_file.as_deref(), fixed_agent);
     }
     if !fixed_agent {

@@ -24,8 +24,8 @@ use tokio_util::task::TaskTracker;
 use super::calls::{Call, Ending};
 use crate::error::{ErrorKind, ToolResult};
 use crate::faces::schema::{Format, Shape, definition};
-use crate::tools;
 use crate::interrupt::Cancel;
+use crate::tools;
 use crate::workspace::context::Ctx;
 
 /// How often a call whose request carried a `progressToken` is reported while it runs
@@ -181,10 +181,8 @@ async fn with_progress<F: std::future::Future<Output = Ending>>(
     peer: rmcp::Peer<RoleServer>,
 ) -> Ending {
     let started = Instant::now();
-    let mut tick = tokio::time::interval_at(
-        tokio::time::Instant::now() + PROGRESS_EVERY,
-        PROGRESS_EVERY,
-    );
+    let mut tick =
+        tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
     tokio::pin!(run);
     loop {
         tokio::select! {

@@ -1,1 +1,0 @@
-../../../../../completions/agtool.fish
