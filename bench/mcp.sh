@@ -2,7 +2,9 @@
 # `agtool mcp` against one process per call (issue 8, "Benchmark"): N read_file calls of a small
 # file through one `agtool mcp` (a client keeping up to INFLIGHT calls unanswered) vs N
 # `agtool call read_file` processes run one after the other. Reports both wall times (median
-# of RUNS) and their ratio; the target is mcp/call <= 0.2. Release build.
+# of RUNS) and their ratio; the target is mcp/call <= 0.2. Then the HTTP row (issue 22): N
+# read_file calls one after the other from one session of `agtool mcp --http` vs the same
+# through stdio with one call in flight; the target is http/stdio <= 2. Release build.
 #
 #   bench/mcp.sh
 #   N=2000 INFLIGHT=16 RUNS=5 bench/mcp.sh
@@ -24,15 +26,22 @@ for i in $(seq 1 40); do echo "line $i of a small file: fn main() { println!(\"h
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-mcp_times=() cli_times=()
+mcp_times=() cli_times=() seq_times=() http_times=()
 for run in $(seq 1 "$RUNS"); do
     mcp_times+=("$(python3 bench/mcp_client.py mcp "$agtool" "$work" "$N" "$INFLIGHT")")
     cli_times+=("$(python3 bench/mcp_client.py cli "$agtool" "$work" "$N")")
-    echo "run $run: mcp ${mcp_times[-1]} s, call ${cli_times[-1]} s" >&2
+    seq_times+=("$(python3 bench/mcp_client.py mcp "$agtool" "$work" "$N" 1)")
+    http_times+=("$(python3 bench/mcp_client.py http "$agtool" "$work" "$N")")
+    echo "run $run: mcp ${mcp_times[-1]} s, call ${cli_times[-1]} s, stdio 1 in flight ${seq_times[-1]} s, http ${http_times[-1]} s" >&2
 done
+seq=$(printf '%s\n' "${seq_times[@]}" | median)
+http=$(printf '%s\n' "${http_times[@]}" | median)
 mcp=$(printf '%s\n' "${mcp_times[@]}" | median)
 cli=$(printf '%s\n' "${cli_times[@]}" | median)
 echo "$N read_file calls of a $(wc -c <"$work/small.txt")-byte file (median of $RUNS runs, $(nproc) cores):"
 printf '  one agtool mcp, %d in flight: %8.3f s  (%.2f ms a call)\n' "$INFLIGHT" "$mcp" "$(echo "$mcp * 1000 / $N" | bc -l)"
 printf '  %d agtool call processes:      %8.3f s  (%.2f ms a call)\n' "$N" "$cli" "$(echo "$cli * 1000 / $N" | bc -l)"
 printf '  ratio mcp/call: %.3f (target <= 0.2)\n' "$(echo "$mcp / $cli" | bc -l)"
+printf '  stdio, 1 in flight:             %8.3f s  (%.2f ms a call)\n' "$seq" "$(echo "$seq * 1000 / $N" | bc -l)"
+printf '  http (one session), 1 in flight: %7.3f s  (%.2f ms a call)\n' "$http" "$(echo "$http * 1000 / $N" | bc -l)"
+printf '  ratio http/stdio: %.3f (target <= 2)\n' "$(echo "$http / $seq" | bc -l)"

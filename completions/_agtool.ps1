@@ -601,6 +601,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             break
         }
         'agtool;mcp' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve MCP over Streamable HTTP on this address (path /mcp) instead of stdio. Without a bearer token only a loopback address is accepted')
+            [CompletionResult]::new('--token-file', '--token-file', [CompletionResultType]::ParameterName, 'With --http: the bearer token clients must send (Authorization: Bearer), read from this file [env: AGTOOL_MCP_TOKEN]')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]')

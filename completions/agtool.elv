@@ -566,6 +566,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'agtool;mcp'= {
+            cand --http 'Serve MCP over Streamable HTTP on this address (path /mcp) instead of stdio. Without a bearer token only a loopback address is accepted'
+            cand --token-file 'With --http: the bearer token clients must send (Authorization: Bearer), read from this file [env: AGTOOL_MCP_TOKEN]'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
             cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'

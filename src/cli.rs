@@ -184,7 +184,7 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),
     };
     if name == "mcp" {
-        return mcp::run(ctx);
+        return mcp::run(ctx, sub, settings.agent.is_some());
     }
     if let Some((spec, sub)) = tool {
         let result = tool_args(&spec, sub, &ctx)

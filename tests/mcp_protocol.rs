@@ -172,6 +172,12 @@ fn garbage_blank_and_batch_lines_never_end_the_session() {
         {"jsonrpc": "2.0", "id": 6, "method": "ping"}]));
     let err = m.next_line(WAIT).expect("an answer to the batch");
     assert_eq!(err["error"]["code"], -32600, "{err}");
+    // JSON-RPC 2.0 section 5: an error for a request whose id cannot be known has "id": null
+    // (rmcp left it out).
+    assert!(
+        err.as_object().unwrap().get("id") == Some(&Value::Null),
+        "no \"id\": null: {err}"
+    );
     m.ping("after-batch");
     m.send(&json!([]));
     let err = m.next_line(WAIT).expect("an answer to the empty batch");
@@ -214,7 +220,13 @@ fn rss_after(ws: &Ws, big_line: Option<usize>) -> i64 {
         m.stdin = Some(writer.join().unwrap());
     }
     m.ping("after");
-    assert!(m.seen.iter().all(|r| r["id"] != 77), "{:?}", m.seen);
+    if big_line.is_some() {
+        // Answered (the client would wait for ever), with the id read from the line's start.
+        let r = m.response(&json!(77));
+        assert_eq!(r["error"]["code"], -32600, "{r}");
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(message.contains("over the limit of 16 MiB"), "{r}");
+    }
     m.call(1, "list_dir", json!({}));
     assert!(!m.result(1).1);
     drop(m.stdin.take());
@@ -222,7 +234,7 @@ fn rss_after(ws: &Ws, big_line: Option<usize>) -> i64 {
 }
 
 #[test]
-fn a_32_mib_line_is_dropped_in_bounded_memory_and_the_session_goes_on() {
+fn a_32_mib_line_is_answered_in_bounded_memory_and_the_session_goes_on() {
     let ws = Ws::new();
     let base = rss_after(&ws, None);
     let big = rss_after(&ws, Some(32 << 20));
@@ -334,16 +346,18 @@ fn errors_refusals_and_timeouts() {
     m.call(1, "frobnicate", json!({}));
     let r = m.response(&json!(1));
     assert_eq!(r["error"]["code"], -32602, "{r}");
+    let listed = "read_file, list_dir, glob, grep";
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains(listed),
+        "{r}"
+    );
     m.call(2, "write_file", json!({"path": "n.txt", "content": "x"}));
     let r = m.response(&json!(2));
     assert_eq!(r["error"]["code"], -32602, "{r}");
-    assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("group edit"),
-        "{r}"
-    );
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.contains("group edit"), "{r}");
+    // The enabled tools are named too (issue 18 section 4).
+    assert!(message.contains(listed), "{r}");
     assert!(!ws.path("n.txt").exists());
     // A refusal is a tool error with the same text the CLI prints.
     m.call(3, "read_file", json!({"path": "missing.txt"}));
@@ -690,4 +704,101 @@ fn started_outside_the_root_given_by_root_paths_and_commands_start_at_the_root()
         .unwrap();
     let out = common::Run::from(out);
     assert!(out.ok().contains("a.txt"), "{}", out.out);
+}
+
+#[test]
+fn a_line_over_the_limit_without_a_readable_id_gets_a_null_id() {
+    let ws = Ws::new();
+    let mut m = Mcp::session(&ws, "files");
+    let mut stdin = m.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin
+            .write_all(br#"{"jsonrpc":"2.0","params":{"x":""#)
+            .unwrap();
+        let chunk = vec![b'a'; 1 << 20];
+        for _ in 0..17 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.write_all(b"\"},\"id\":9}\n").unwrap();
+        stdin
+    });
+    m.stdin = Some(writer.join().unwrap());
+    let r = m.next_line(WAIT).expect("an answer to the long line");
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    assert!(
+        r.as_object().unwrap().get("id") == Some(&Value::Null),
+        "{r}"
+    );
+    m.ping("after");
+    assert_eq!(m.close().0, 0);
+}
+
+#[test]
+fn a_call_with_a_progress_token_gets_progress_while_it_runs() {
+    let ws = Ws::new();
+    let mut m = Mcp::session(&ws, "files,exec");
+    m.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "exec", "arguments": {"command": ["sleep", "2.5"]},
+        "_meta": {"progressToken": "p-1"}}}),
+    );
+    let (text, is_error) = m.result(1);
+    assert!(!is_error, "{text}");
+    let progress: Vec<Value> = m
+        .seen
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .cloned()
+        .collect();
+    assert!(progress.len() >= 2, "{:?}", m.seen);
+    for n in &progress {
+        assert_eq!(n["params"]["progressToken"], "p-1", "{n}");
+        let message = n["params"]["message"].as_str().unwrap();
+        assert!(message.starts_with("exec running for "), "{n}");
+    }
+    assert!(
+        progress[1]["params"]["progress"].as_f64() > progress[0]["params"]["progress"].as_f64()
+    );
+    // Without a token, none.
+    m.call(2, "exec", json!({"command": ["sleep", "1.5"]}));
+    m.result(2);
+    let after = m.seen.len();
+    assert_eq!(after, progress.len(), "{:?}", m.seen);
+    assert_eq!(m.close().0, 0);
+}
+
+#[test]
+fn each_connection_is_its_own_agent_unless_one_is_given() {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n");
+    let edit = json!({"path": "a.txt", "old": "one", "new": "two"});
+    let mut first = Mcp::session(&ws, "files,edit");
+    first.call(1, "read_file", json!({"path": "a.txt"}));
+    assert!(!first.result(1).1);
+    // A later conversation (another connection) did not read it.
+    let mut second = Mcp::session(&ws, "files,edit");
+    second.call(1, "edit_file", edit.clone());
+    let (text, is_error) = second.result(1);
+    assert!(is_error, "{text}");
+    assert_eq!(ws.read("a.txt"), b"one\n");
+    first.call(2, "edit_file", edit);
+    let (text, is_error) = first.result(2);
+    assert!(!is_error, "{text}");
+    // The same --agent on both: one agent.
+    let mut a = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "shared")]);
+    a.initialize("2025-11-25");
+    a.call(1, "read_file", json!({"path": "a.txt"}));
+    assert!(!a.result(1).1);
+    let mut b = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "shared")]);
+    b.initialize("2025-11-25");
+    b.call(
+        1,
+        "edit_file",
+        json!({"path": "a.txt", "old": "two", "new": "three"}),
+    );
+    let (text, is_error) = b.result(1);
+    assert!(!is_error, "{text}");
+    for m in [&mut first, &mut second, &mut a, &mut b] {
+        assert_eq!(m.close().0, 0);
+    }
 }

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+/// How many days the freshness records of an agent id unseen since are kept.
+pub const DEFAULT_FRESHNESS_DAYS: u64 = 7;
+
 /// One configuration file's contents; every key optional. Unknown keys are an error naming the
 /// key (serde's `deny_unknown_fields`).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -26,6 +29,9 @@ pub struct Config {
     pub freshness: Option<bool>,
     /// The syntax gate (default on).
     pub syntax_check: Option<bool>,
+    /// Days after which the freshness records of an agent id not seen since are dropped
+    /// (default [`DEFAULT_FRESHNESS_DAYS`]; issue 18 section 3).
+    pub freshness_days: Option<u64>,
     /// Process tools.
     pub exec: Option<ExecConfig>,
     /// web-fetch URL policy.
@@ -273,6 +279,7 @@ impl Config {
             deny_read: pick(self.deny_read, over.deny_read),
             protected_names: pick(self.protected_names, over.protected_names),
             freshness: pick(self.freshness, over.freshness),
+            freshness_days: pick(self.freshness_days, over.freshness_days),
             syntax_check: pick(self.syntax_check, over.syntax_check),
             exec: merge_table(self.exec, over.exec, |b, o| ExecConfig {
                 prefix: pick(b.prefix, o.prefix),

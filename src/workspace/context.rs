@@ -396,6 +396,12 @@ impl Ctx {
                 )
             })?;
             let mut store = StateStore::open(&dir)?;
+            let days = self
+                .config
+                .freshness_days
+                .unwrap_or(crate::workspace::config::DEFAULT_FRESHNESS_DAYS);
+            // Best effort: a store that cannot forget still records and checks.
+            let _ = store.forget_idle_agents(std::time::Duration::from_secs(days * 86_400));
             if let Some(note) = store.take_notice() {
                 self.notice(note);
             }

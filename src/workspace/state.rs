@@ -27,6 +27,10 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// connection rebuilds the WAL index by reading the whole WAL, and a checkpoint costs a few
 /// fsyncs: about 60 calls share one checkpoint, and no open reads more than this.
 const WAL_LIMIT_BYTES: u64 = 256 * 1024;
+/// The key/value entry holding when idle agents were last looked for (ms since the epoch).
+pub const PRUNED_AT_KEY: &str = "agents_pruned_at_ms";
+/// How often idle agents are looked for.
+const PRUNE_EVERY_MS: i64 = 3_600_000;
 /// Schema version stored in `PRAGMA user_version`.
 const SCHEMA_VERSION: i64 = 1;
 
@@ -291,6 +295,40 @@ impl StateStore {
         Ok(moved)
     }
 
+    /// Drops the freshness records and failure counters of every agent id whose newest record
+    /// is older than `idle` (issue 18 section 3: a later conversation must not edit a file only
+    /// an earlier one read). Looks at most once an hour per workspace ([`PRUNED_AT_KEY`]), so
+    /// it costs one key lookup on most opens. Returns how many records went.
+    pub fn forget_idle_agents(&self, idle: Duration) -> StateResult<usize> {
+        let now = now_ms();
+        let last: Option<i64> = self.get(PRUNED_AT_KEY)?.and_then(|v| v.parse().ok());
+        if last.is_some_and(|t| (0..PRUNE_EVERY_MS).contains(&(now - t))) {
+            return Ok(0);
+        }
+        let cutoff = now.saturating_sub(i64::try_from(idle.as_millis()).unwrap_or(i64::MAX));
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let gone = (|| {
+            let gone = tx.execute(
+                "DELETE FROM freshness WHERE agent IN
+                   (SELECT agent FROM freshness GROUP BY agent HAVING max(at_ms) < ?1)",
+                params![cutoff],
+            )?;
+            tx.execute(
+                "DELETE FROM failures WHERE agent NOT IN (SELECT DISTINCT agent FROM freshness)",
+                [],
+            )?;
+            tx.execute(
+                "INSERT INTO kv (key, value) VALUES (?1, ?2)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![PRUNED_AT_KEY, now.to_string()],
+            )?;
+            Ok(gone)
+        })()
+        .map_err(|e: rusqlite::Error| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(gone)
+    }
+
     /// Empties every table.
     pub fn reset(&self) -> StateResult<()> {
         self.conn
@@ -515,6 +553,51 @@ mod tests {
         );
         let s = StateStore::open(t.path()).unwrap();
         assert_eq!(s.entries().unwrap().len(), 400);
+    }
+
+    #[test]
+    fn agents_unseen_for_long_are_forgotten() {
+        let t = tempfile::tempdir().unwrap();
+        let s = StateStore::open(t.path()).unwrap();
+        let old = now_ms() - 8 * 86_400_000;
+        s.conn
+            .execute(
+                "INSERT INTO freshness VALUES ('gone', '/w/a', 'AAAAAAAA', ?1), \
+                 ('gone', '/w/b', 'AAAAAAAA', ?1), ('mixed', '/w/a', 'BBBBBBBB', ?1)",
+                params![old],
+            )
+            .unwrap();
+        s.record_tag("mixed", Path::new("/w/c"), "CCCCCCCC")
+            .unwrap();
+        s.record_tag("fresh", Path::new("/w/a"), "DDDDDDDD")
+            .unwrap();
+        s.bump_failures("gone", Path::new("/w/a"), "edit_lines")
+            .unwrap();
+        s.bump_failures("fresh", Path::new("/w/a"), "edit_lines")
+            .unwrap();
+        let week = Duration::from_secs(7 * 86_400);
+        assert_eq!(s.forget_idle_agents(week).unwrap(), 2);
+        let agents: Vec<String> = s.entries().unwrap().into_iter().map(|e| e.agent).collect();
+        assert_eq!(
+            agents,
+            ["fresh", "mixed", "mixed"],
+            "an agent seen lately keeps all"
+        );
+        let failures: i64 = s
+            .conn
+            .query_row("SELECT count(*) FROM failures", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(failures, 1);
+        // Looked at once an hour: an old record added now stays until the next look.
+        s.conn
+            .execute(
+                "INSERT INTO freshness VALUES ('gone', '/w/z', 'EEEEEEEE', ?1)",
+                params![old],
+            )
+            .unwrap();
+        assert_eq!(s.forget_idle_agents(week).unwrap(), 0);
+        s.set(PRUNED_AT_KEY, "0").unwrap();
+        assert_eq!(s.forget_idle_agents(week).unwrap(), 1);
     }
 
     #[test]

@@ -1,12 +1,19 @@
 //! The MCP request handler: `tools/list` and `tools/call` written by hand over the registry
 //! (spec 07 "mcp"); rmcp answers `initialize`, `server/discover` and `ping`.
+//!
+//! One [`Server`] serves one host connection (stdio) or one MCP session (HTTP): its context
+//! carries the agent id keying freshness (issue 18 section 3). Every server of a process shares
+//! the stop request, the set of running calls and the exit status.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{ElicitationMode, Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -17,13 +24,26 @@ use tokio_util::task::TaskTracker;
 use super::calls::{Call, Ending};
 use crate::error::{ErrorKind, ToolResult};
 use crate::faces::schema::{Format, Shape, definition};
+use crate::interrupt::Cancel;
 use crate::tools;
 use crate::workspace::context::Ctx;
+
+/// How often a call whose request carried a `progressToken` is reported while it runs
+/// (issue 18 section 4: at least every 2 s).
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// A token the HTTP face puts into a request's extensions: cancelled when the client's HTTP
+/// request ends (the client went away), so that the call it carried is stopped.
+#[derive(Clone, Debug)]
+pub struct Disconnected(pub CancellationToken);
 
 /// What the server shares between its requests.
 #[derive(Clone)]
 pub struct Server {
     ctx: Arc<Ctx>,
+    /// Whether only protocol revisions with sessions are offered (HTTP without `--agent`: the
+    /// 2026-07-28 revision has no session, so no agent identity to key freshness on).
+    sessions_only: bool,
     /// Cancelled when the server stops (end of input, a termination signal).
     pub stopping: CancellationToken,
     /// Every running call, so that stopping can wait for them.
@@ -37,10 +57,34 @@ impl Server {
     pub fn new(ctx: Ctx) -> Server {
         Server {
             ctx: Arc::new(ctx),
+            sessions_only: false,
             stopping: CancellationToken::new(),
             calls: TaskTracker::new(),
             exit_code: Arc::new(AtomicI32::new(0)),
         }
+    }
+
+    /// A server for one more host connection or session: the same workspace, stop request and
+    /// running calls, with `agent` as its agent id.
+    pub fn for_agent(&self, agent: String) -> Server {
+        let mut ctx = self.ctx.for_call(Cancel::never());
+        ctx.agent = agent;
+        Server {
+            ctx: Arc::new(ctx),
+            ..self.clone()
+        }
+    }
+
+    /// This server, offering only the protocol revisions that have sessions (see
+    /// [`Server::sessions_only`]).
+    pub fn with_sessions_only(mut self, on: bool) -> Server {
+        self.sessions_only = on;
+        self
+    }
+
+    /// The agent id of this server's calls.
+    pub fn agent(&self) -> &str {
+        &self.ctx.agent
     }
 
     /// The tools this server lists, in the MCP shape (the same definitions as `agtool schema
@@ -67,11 +111,14 @@ impl Server {
         request: CallToolRequestParams,
         cancelled: CancellationToken,
         peer: Peer<RoleServer>,
+        progress: Option<(ProgressToken, rmcp::Peer<RoleServer>)>,
     ) -> Result<CallToolResponse, ErrorData> {
         // An unknown tool, or one outside the enabled groups, is a protocol error (-32602):
-        // it was never listed.
+        // it was never listed. The message names the tools on offer (and, for a tool of a
+        // group not enabled, the group: the registry's message says it).
         let tool = tools::exposed_tool(&self.ctx, &request.name)
-            .map_err(|e| ErrorData::invalid_params(e.message, None))?;
+            .map_err(|e| ErrorData::invalid_params(self.not_offered(e.message), None))?;
+        let name = tool.spec.name;
         let args = Value::Object(request.arguments.unwrap_or_default());
         let call = Call {
             spec: tool.spec,
@@ -79,7 +126,11 @@ impl Server {
         };
         let asking = self.asking(peer);
         let base = asking.as_ref().unwrap_or(&self.ctx);
-        let ending = call.run(base, &cancelled, &self.stopping).await;
+        let run = call.run(base, &cancelled, &self.stopping);
+        let ending = match progress {
+            None => run.await,
+            Some((token, peer)) => with_progress(run, name, token, peer).await,
+        };
         Ok(match ending {
             Ending::Result(result) => self.answer(result),
             Ending::TimedOut(e) => error_result(&e.message),
@@ -128,6 +179,23 @@ impl Server {
         Some(ctx)
     }
 
+    /// The message for a tool that is not offered, with the offered tools named when the
+    /// registry's message does not name them already.
+    fn not_offered(&self, message: String) -> String {
+        if message.contains("the tools here:") {
+            return message;
+        }
+        let offered: Vec<&str> = tools::exposed(&self.ctx)
+            .map(|v| v.iter().map(|e| e.spec.name).collect())
+            .unwrap_or_default();
+        let offered = if offered.is_empty() {
+            "none".to_owned()
+        } else {
+            offered.join(", ")
+        };
+        format!("{message}. The tools here: {offered}")
+    }
+
     /// The answer to a finished call: its text, or `Error: ...` with `isError` for a refusal,
     /// an argument problem (every problem listed, spec 2025-11-25: validation failures are
     /// tool errors) or a timeout. A call interrupted by a termination signal stops the server.
@@ -163,6 +231,32 @@ fn content_of(out: crate::error::Output) -> Vec<ContentBlock> {
     content
 }
 
+/// Runs `run` and, while it is not finished, sends `notifications/progress` for `token` every
+/// [`PROGRESS_EVERY`]: the progress is the elapsed time in seconds, the message says so.
+async fn with_progress<F: std::future::Future<Output = Ending>>(
+    run: F,
+    name: &str,
+    token: ProgressToken,
+    peer: rmcp::Peer<RoleServer>,
+) -> Ending {
+    let started = Instant::now();
+    let mut tick =
+        tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
+    tokio::pin!(run);
+    loop {
+        tokio::select! {
+            ending = &mut run => return ending,
+            _ = tick.tick() => {
+                let secs = started.elapsed().as_secs_f64();
+                let mut note = ProgressNotificationParam::new(token.clone(), (secs * 10.0).round() / 10.0);
+                note.message = Some(format!("{name} running for {:.0} s", secs.floor()));
+                // A client that stopped listening does not stop the call.
+                let _ = peer.notify_progress(note).await;
+            }
+        }
+    }
+}
+
 fn error_result(message: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(format!("Error: {message}"))])
 }
@@ -183,6 +277,20 @@ impl ServerHandler for Server {
         info
     }
 
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        if self.sessions_only {
+            Cow::Owned(
+                ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .filter(|v| v.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+                    .cloned()
+                    .collect(),
+            )
+        } else {
+            Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+        }
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -199,8 +307,33 @@ impl ServerHandler for Server {
         if self.calls.is_closed() {
             return Ok(error_result("the server is shutting down").into());
         }
-        self.calls
-            .track_future(self.call(request, context.ct.clone(), context.peer.clone()))
-            .await
+        // Over HTTP, the client going away stops the call like a cancellation.
+        let cancelled = context.ct.child_token();
+        if let Some(Disconnected(gone)) = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.extensions.get::<Disconnected>())
+            .cloned()
+        {
+            let cancelled = cancelled.clone();
+            tokio::spawn(async move {
+                tokio::select! {
+                    () = gone.cancelled() => cancelled.cancel(),
+                    () = cancelled.cancelled() => {}
+                }
+            });
+        }
+        let progress = context
+            .meta
+            .get_progress_token()
+            .map(|t| (t, context.peer.clone()));
+        let done = cancelled.clone().drop_guard();
+        let answer = self
+            .calls
+            .track_future(self.call(request, cancelled, context.peer.clone(), progress))
+            .await;
+        // Ends the watcher above (the call is over; nothing is left to stop).
+        drop(done);
+        answer
     }
 }

@@ -1,0 +1,1 @@
+../../../../../../completions/agtool.fish
