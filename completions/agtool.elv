@@ -29,6 +29,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -37,6 +38,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
+            cand diagnostics 'Show the problems a language server (pyright, pylsp, typescript-language-server, gopls, rust-analyzer, clangd) reports for files: one line each, `path:line:col: severity: message (code)`, errors first. Without paths: every file open in a language server. Edit results already list the problems an edit added; use this for the rest.'
             cand write-file 'Create a file, or replace a whole file''s content.'
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
@@ -58,6 +60,9 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
             cand sandbox 'Say what this machine enforces of the exec sandbox'
+            cand rules 'Check the allow/ask/deny rules: which rule decides a call, and why'
+            cand trace 'Read the call trace ([trace] file or AGTOOL_TRACE)'
+            cand lsp 'Show or stop the language servers kept warm for this workspace''s diagnostics'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -85,6 +90,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -106,6 +112,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -125,6 +132,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -151,6 +159,24 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;diagnostics'= {
+            cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -174,6 +200,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -197,6 +224,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -216,6 +244,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -236,6 +265,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -257,6 +287,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -275,6 +306,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -294,6 +326,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -311,6 +344,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -329,6 +363,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -348,6 +383,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -369,6 +405,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -388,6 +425,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -407,6 +445,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -423,6 +462,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -438,6 +478,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand list 'List the notes kept for this workspace, newest first.'
@@ -460,6 +501,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -476,6 +518,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -494,6 +537,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -510,6 +554,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -546,6 +591,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -562,6 +608,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -579,6 +626,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -594,6 +642,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand show 'List every recorded (agent, path, tag)'
@@ -614,6 +663,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -629,6 +679,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -644,6 +695,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -659,6 +711,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -691,6 +744,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand list 'Show each session: id, pid, state, age, command'
@@ -710,6 +764,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -726,6 +781,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -741,6 +797,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -770,6 +827,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand check 'Print the Landlock ABI, seccomp and namespaces; exit 1 when workspace-write cannot be enforced'
@@ -787,6 +845,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -797,6 +856,152 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;sandbox;help;check'= {
         }
         &'agtool;sandbox;help;help'= {
+        }
+        &'agtool;rules'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand test 'Say which rule decides a call of TOOL with the JSON arguments, and why'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;rules;test'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;rules;help'= {
+            cand test 'Say which rule decides a call of TOOL with the JSON arguments, and why'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;rules;help;test'= {
+        }
+        &'agtool;rules;help;help'= {
+        }
+        &'agtool;trace'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand summary 'Calls, failures, blocked calls and p50/p95 duration per tool'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;trace;summary'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;trace;help'= {
+            cand summary 'Calls, failures, blocked calls and p50/p95 duration per tool'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;trace;help;summary'= {
+        }
+        &'agtool;trace;help;help'= {
+        }
+        &'agtool;lsp'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand status 'Each server: language, pid, state, memory, open files, uptime, command'
+            cand stop 'Stop every language server of this workspace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;lsp;status'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;lsp;stop'= {
+            cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
+            cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'
+            cand --config 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]'
+            cand --groups 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]'
+            cand --color 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour'
+            cand --timeout-ms 'Override every tool''s default timeout, in milliseconds'
+            cand --notes-dir 'The notes store [default: .agent-state/notes, or config notes.dir]'
+            cand --skills-dir 'A folder of skills, one subfolder with a SKILL.md each; repeatable, searched in order [env: AGTOOL_SKILLS, colon-separated]'
+            cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
+            cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
+            cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'agtool;lsp;help'= {
+            cand status 'Each server: language, pid, state, memory, open files, uptime, command'
+            cand stop 'Stop every language server of this workspace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agtool;lsp;help;status'= {
+        }
+        &'agtool;lsp;help;stop'= {
+        }
+        &'agtool;lsp;help;help'= {
         }
         &'agtool;completions'= {
             cand --write 'Write every shell''s file into DIR instead (the repository''s completions/)'
@@ -811,6 +1016,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -827,6 +1033,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -843,6 +1050,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -859,6 +1067,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --json 'Print one JSON object {ok, output, error, ...} instead of text'
             cand --no-freshness 'Turn the freshness gate off [env: AGTOOL_FRESHNESS=off]'
             cand --no-syntax-check 'Turn the syntax gate off [env: AGTOOL_SYNTAX_CHECK=off]'
+            cand --approved 'The host''s user approved this call: an ask rule lets it run (after exit status 3, Approval needed)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -867,6 +1076,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand list-dir 'List a folder as an indented tree: `name/` folders, `name@` symlinks (never followed), `name?` other special files. Entries are sorted by name, children right under their folder. Ignored files (.gitignore) are left out unless ignored: true. Page with offset/limit; the last line says how to continue. Bytes of a name that are not UTF-8 show as `\xHH`; every path argument takes that spelling back.'
             cand glob 'Find files whose path matches a glob pattern, newest first.'
             cand grep 'Search file contents with a regular expression (ripgrep''s engine).'
+            cand diagnostics 'Show the problems a language server (pyright, pylsp, typescript-language-server, gopls, rust-analyzer, clangd) reports for files: one line each, `path:line:col: severity: message (code)`, errors first. Without paths: every file open in a language server. Edit results already list the problems an edit added; use this for the rest.'
             cand write-file 'Create a file, or replace a whole file''s content.'
             cand edit-file 'Replace exact text in a file: old must occur exactly once (or pass all: true).'
             cand edit-lines 'Replace or insert whole lines addressed by anchors from read_file with anchors: true.'
@@ -888,6 +1098,9 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand state 'Inspect or clear the freshness table in .agent-state/'
             cand sessions 'List or kill the exec-command sessions of this workspace, or stop their server'
             cand sandbox 'Say what this machine enforces of the exec sandbox'
+            cand rules 'Check the allow/ask/deny rules: which rule decides a call, and why'
+            cand trace 'Read the call trace ([trace] file or AGTOOL_TRACE)'
+            cand lsp 'Show or stop the language servers kept warm for this workspace''s diagnostics'
             cand completions 'Print shell completions (bash, zsh, fish, elvish, powershell)'
             cand man 'Print the manual page (roff)'
             cand session-server 'Run the exec session server for a state folder (started on demand)'
@@ -901,6 +1114,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;help;glob'= {
         }
         &'agtool;help;grep'= {
+        }
+        &'agtool;help;diagnostics'= {
         }
         &'agtool;help;write-file'= {
         }
@@ -979,6 +1194,24 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand check 'Print the Landlock ABI, seccomp and namespaces; exit 1 when workspace-write cannot be enforced'
         }
         &'agtool;help;sandbox;check'= {
+        }
+        &'agtool;help;rules'= {
+            cand test 'Say which rule decides a call of TOOL with the JSON arguments, and why'
+        }
+        &'agtool;help;rules;test'= {
+        }
+        &'agtool;help;trace'= {
+            cand summary 'Calls, failures, blocked calls and p50/p95 duration per tool'
+        }
+        &'agtool;help;trace;summary'= {
+        }
+        &'agtool;help;lsp'= {
+            cand status 'Each server: language, pid, state, memory, open files, uptime, command'
+            cand stop 'Stop every language server of this workspace'
+        }
+        &'agtool;help;lsp;status'= {
+        }
+        &'agtool;help;lsp;stop'= {
         }
         &'agtool;help;completions'= {
         }

@@ -10,9 +10,7 @@ use crate::faces::input::tool_args;
 use crate::faces::output::{print_result, with_notices};
 use crate::faces::run::run_with_timeout;
 use crate::faces::tree::{parent_command, root_command, tool_command, whole_tree};
-use crate::faces::{
-    call, hostctl, lsp, mcp, people, sandbox, schema, sessions, state, suggest,
-};
+use crate::faces::{call, hostctl, lsp, mcp, people, sandbox, schema, sessions, state, suggest};
 use crate::tools::{self, ToolSpec};
 use crate::workspace::context::{Ctx, Settings};
 

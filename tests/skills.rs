@@ -807,6 +807,8 @@ fn bidi_controls_in_the_catalogue_are_escaped() {
     let d = f.schema_description(&["skills-a"]).unwrap();
     assert!(d.contains("Safe \\u202eexe.txt\\u2066 tool"), "{d}");
     assert!(!d.contains('\u{202e}'), "{d}");
+}
+
 /// Issue 18 §2: each schema format keeps the skill tool within its API's limits at 200 skills.
 /// OpenAI caps a function's description at 1,024 characters, so there the catalogue moves into
 /// the `name` parameter's description; the others carry it in the tool description (8,000).
