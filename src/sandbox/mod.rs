@@ -337,9 +337,12 @@ pub fn plan_for(ctx: &Ctx, settings: &Settings, tmpdir: Option<&Path>) -> Plan {
         home,
         deny_read: ctx.policy.deny_read_names(),
         protected: ctx.policy.protected_names(),
+        // The key folders, and every folder a session server's socket may be in: a command
+        // that reached the server could ask it for a session outside the sandbox.
         hidden: crate::workspace::journal::key_folders()
-            .iter()
-            .filter_map(|d| canon(d))
+            .into_iter()
+            .chain(crate::exec::session::server_folders(&ctx.state_dir()))
+            .filter_map(|d| canon(&d))
             .collect(),
     }
 }

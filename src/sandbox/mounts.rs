@@ -23,6 +23,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::Plan;
+use crate::exec::session::peer::SANDBOX_MOUNT_SOURCE;
 
 /// How many entries [`scan`] looks at, at most: a write root of `/` or a huge tree must not
 /// make every command wait for a walk of the whole disk. Past it the scan stops and
@@ -250,6 +251,19 @@ pub fn enter(as_root: bool) -> io::Result<()> {
 
 /// Puts the mounts of `targets` in place (see the module text). Errors name the path.
 pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
+    // A private /dev/shm: the host's shared memory (other programs' segments and named
+    // semaphores) is out of reach, while `sem_open` and Python's multiprocessing keep working.
+    // Its source name is the mark the session server looks for (see `session::peer`).
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        mount(
+            Some(Path::new(SANDBOX_MOUNT_SOURCE)),
+            shm,
+            Some("tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some("mode=1777"),
+        )?;
+    }
     if plan.mode == super::Mode::ReadOnly {
         for root in &plan.write_roots {
             bind(root, root, false)?;
@@ -277,7 +291,7 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
         }
         if meta.is_dir() {
             mount(
-                Some(Path::new("tmpfs")),
+                Some(Path::new(SANDBOX_MOUNT_SOURCE)),
                 p,
                 Some("tmpfs"),
                 libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,

@@ -338,7 +338,16 @@ impl Server {
     fn handle(self: Arc<Self>, mut stream: UnixStream) {
         let _ = stream.set_nonblocking(false);
         let _ = stream.set_read_timeout(Some(REQUEST_READ_TIMEOUT));
+        // A command inside an exec sandbox may not ask for sessions (spec 08): the server
+        // runs outside every sandbox and would start what it is given.
+        let refused = super::peer::check(&stream);
         let response = match receive::<Request>(&stream) {
+            Ok(_) if let Err(why) = refused => {
+                log(&format!("refused a request: {why}"));
+                Response::Failed {
+                    error: SessionError::Server(why),
+                }
+            }
             Ok(req) => self.dispatch(req),
             Err(e) => Response::Failed {
                 error: SessionError::Server(format!(
