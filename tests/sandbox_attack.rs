@@ -82,7 +82,6 @@ impl Ws {
     }
 }
 
-#[allow(dead_code)]
 fn has(program: &str) -> bool {
     std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .any(|d| d.join(program).is_file())
@@ -139,4 +138,58 @@ fn a_sandboxed_command_cannot_get_an_unsandboxed_session() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     w.stop_server();
     let _ = std::fs::remove_dir_all(&other);
+}
+
+/// The finding: as root the command kept every capability (CapEff full), so it could inject
+/// keystrokes into other terminals (TIOCSTI), mark the whole filesystem with fanotify and
+/// reopen files around the hiding mounts, rename the host, and signal any process.
+#[test]
+fn a_command_has_no_capabilities_and_no_reach_around_the_mounts() {
+    let w = Ws::new();
+    let (_, text) = w.sh("grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status");
+    let caps: Vec<&str> = text.lines().filter(|l| l.starts_with("Cap")).collect();
+    assert_eq!(caps.len(), 5, "{text}");
+    for line in caps {
+        assert!(line.ends_with("0000000000000000"), "{line}\n{text}");
+    }
+    // Setting the host name to what it is already: harmless either way, refused inside.
+    let (_, text) = w.sh("hostname \"$(hostname)\"; echo rc=$?");
+    assert!(!text.contains("rc=0"), "{text}");
+    // A process outside the sandbox cannot be signalled (signal 0: only the permission).
+    let mut outside = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let (_, text) = w.sh(&format!("kill -0 {}; echo rc=$?", outside.id()));
+    let _ = outside.kill();
+    let _ = outside.wait();
+    assert!(text.contains("rc=1"), "{text}");
+    if has("python3") {
+        let script = [
+            "import ctypes, fcntl, os, termios",
+            "libc = ctypes.CDLL(None, use_errno=True)",
+            "m, s = os.openpty()",
+            "for name, req in (('tiocsti', termios.TIOCSTI), ('tioclinux', 0x541C)):",
+            "    try: fcntl.ioctl(s, req, b'x'); print(name, 'ok')",
+            "    except OSError as e: print(name, e.errno)",
+            "fd = libc.fanotify_init(0, 0); print('fanotify', fd, ctypes.get_errno())",
+            "buf = ctypes.create_string_buffer(128); mid = ctypes.c_int()",
+            "ctypes.memmove(buf, (8).to_bytes(4, 'little'), 4)",
+            "rc = libc.name_to_handle_at(-100, b'/etc/passwd', buf, ctypes.byref(mid), 0)",
+            "print('name_to_handle_at', rc, ctypes.get_errno())",
+            "print('keyctl', libc.syscall(250, 0, -3, 0), ctypes.get_errno())",
+        ]
+        .join("\n");
+        let o = w
+            .cmd()
+            .args(["exec", "--", "python3", "-c", &script])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("tiocsti 1\n"), "{text}");
+        assert!(text.contains("tioclinux 1\n"), "{text}");
+        assert!(text.contains("fanotify -1 1\n"), "{text}");
+        assert!(text.contains("name_to_handle_at -1 1\n"), "{text}");
+        assert!(text.contains("keyctl -1 1\n"), "{text}");
+    }
 }

@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use super::{Plan, SETUP_FAILED, SETUP_FAILED_MARK, mounts, probe, seccomp};
+use super::{Plan, SETUP_FAILED, SETUP_FAILED_MARK, caps, mounts, probe, seccomp};
 
 fn refuse(what: &str) -> i32 {
     eprintln!(
@@ -69,6 +69,9 @@ pub fn run(args: &[OsString]) -> i32 {
         let _ = std::env::set_current_dir(cwd);
     }
     if let Err(e) = super::landlock::restrict(&plan, abi) {
+        return refuse(&e);
+    }
+    if let Err(e) = caps::drop_all() {
         return refuse(&e);
     }
     if let Err(e) = seccomp::install(&filters) {

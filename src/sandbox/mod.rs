@@ -20,10 +20,13 @@
 //!   3. [`seccomp`]: no socket of any family but Unix when the network is off (UDP and raw
 //!      sockets are not Landlock's), and no call that would weaken the sandbox (namespaces,
 //!      mounts, ptrace, chroot, io_uring, file handles, kernel modules).
-//!   4. `no_new_privs`, set by both of the above: set-uid programs gain nothing.
+//!   4. [`caps`]: every capability dropped (bounding, ambient, effective, permitted,
+//!      inheritable) and the securebits locked, so root gains nothing back at exec.
+//!   5. `no_new_privs`, set by Landlock and seccomp: set-uid programs gain nothing.
 //! - A machine that cannot enforce a layer refuses the command ([`Unavailable`]); the
 //!   `sandbox check` meta command prints what this machine enforces ([`probe`]).
 
+pub mod caps;
 pub mod helper;
 pub mod landlock;
 pub mod mounts;
