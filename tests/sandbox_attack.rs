@@ -40,6 +40,11 @@ impl Ws {
             std::fs::create_dir_all(&d).unwrap();
         }
         std::fs::write(root.join(".git/config"), "[core]\n").unwrap();
+        std::fs::write(
+            home.join(".config/agtool/config.toml"),
+            "deny_read = [\".aws\", \".ssh\", \".gnupg\", \".env\"]\n",
+        )
+        .unwrap();
         let off = base.join("off.toml");
         std::fs::write(&off, "[exec]\nsandbox = \"off\"\n").unwrap();
         Ws {
@@ -192,4 +197,50 @@ fn a_command_has_no_capabilities_and_no_reach_around_the_mounts() {
         assert!(text.contains("name_to_handle_at -1 1\n"), "{text}");
         assert!(text.contains("keyctl -1 1\n"), "{text}");
     }
+}
+
+/// The finding: the scan for deny_read and protected names stopped after 100,000 entries,
+/// so 300,000 files padding the root left `.git`, `.env` and the rest past that point
+/// unprotected, with only a note. The root's own names are covered whatever the budget, and a
+/// scan cut short refuses the command. (The budget is lowered here through the variable meant
+/// for tests, so a few hundred files stand for the 300,000.)
+#[test]
+fn a_scan_cut_short_never_leaves_names_unprotected() {
+    let w = Ws::new();
+    for i in 0..400 {
+        std::fs::write(w.root.join(format!("pad{i:04}")), "").unwrap();
+    }
+    std::fs::write(w.root.join(".env"), "ROOT-ENV-SECRET\n").unwrap();
+    let line = "cat .env; echo x >> .git/config; echo done";
+    let o = w
+        .cmd()
+        .env("AGTOOL_SANDBOX_SCAN_BUDGET", "50")
+        .args(["exec", "--", "sh", "-c", line])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(!text.contains("ROOT-ENV-SECRET"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(w.root.join(".git/config")).unwrap(),
+        "[core]\n"
+    );
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.starts_with("Error: ") && text.contains("more than 50 entries"),
+        "{text}"
+    );
+    // Under the budget the same command runs, still without the secret or the write.
+    let o = w
+        .cmd()
+        .env("AGTOOL_SANDBOX_SCAN_BUDGET", "5000")
+        .args(["exec", "--", "sh", "-c", line])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("done"), "{text}");
+    assert!(!text.contains("ROOT-ENV-SECRET"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(w.root.join(".git/config")).unwrap(),
+        "[core]\n"
+    );
 }

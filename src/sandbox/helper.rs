@@ -50,11 +50,20 @@ pub fn run(args: &[OsString]) -> i32 {
     };
     let targets = mounts::scan(&plan);
     if targets.cut_short {
+        // Never silently unprotected: what the scan did not see it cannot cover.
         eprintln!(
-            "agtool sandbox: note: stopped looking for deny_read and protected names after {} \
-             entries; deeper ones are not hidden from this command",
-            mounts::SCAN_BUDGET
+            "{SETUP_FAILED_MARK}the sandbox looked through more than {} entries for deny_read \
+             and protected names and stopped (in {}), so it cannot cover the ones it did not \
+             see; the command was not run. Move bulky trees out of the workspace and its \
+             write_roots/read_roots/exec.writable, raise the limit with \
+             AGTOOL_SANDBOX_SCAN_BUDGET, or set exec.sandbox = \"off\"",
+            plan.scan_budget,
+            targets
+                .stopped_in
+                .as_deref()
+                .map_or_else(|| "?".into(), |p| p.display().to_string())
         );
+        return SETUP_FAILED;
     }
     let cwd = std::env::current_dir().ok();
     if let Err(e) = mounts::enter(probe::is_root()) {

@@ -115,8 +115,26 @@ pub struct Plan {
     pub deny_read: Vec<String>,
     /// Protected names (built-in and config).
     pub protected: Vec<String>,
-    /// Folders hidden whole (agtool's journal key folders that exist).
+    /// Folders hidden whole (agtool's journal key folders and session server folders that
+    /// exist).
     pub hidden: Vec<PathBuf>,
+    /// How many entries the scan for names may look at before the command is refused
+    /// ([`mounts::SCAN_BUDGET`] unless `AGTOOL_SANDBOX_SCAN_BUDGET` says otherwise).
+    #[serde(default = "default_scan_budget")]
+    pub scan_budget: usize,
+}
+
+fn default_scan_budget() -> usize {
+    mounts::SCAN_BUDGET
+}
+
+/// The scan budget in force: `AGTOOL_SANDBOX_SCAN_BUDGET` when it is a number (for tests, and
+/// for a workspace too big for the default), else [`mounts::SCAN_BUDGET`].
+pub fn scan_budget() -> usize {
+    std::env::var("AGTOOL_SANDBOX_SCAN_BUDGET")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(mounts::SCAN_BUDGET)
 }
 
 /// The sandbox settings in force for one call: the mode, the network, the writable folders.
@@ -347,6 +365,7 @@ pub fn plan_for(ctx: &Ctx, settings: &Settings, tmpdir: Option<&Path>) -> Plan {
             .chain(crate::exec::session::server_folders(&ctx.state_dir()))
             .filter_map(|d| canon(&d))
             .collect(),
+        scan_budget: scan_budget(),
     }
 }
 
@@ -416,6 +435,7 @@ mod tests {
             deny_read: vec![".env".into()],
             protected: vec![".git".into()],
             hidden: vec![],
+            scan_budget: 10,
         };
         let json = serde_json::to_string(&plan).unwrap();
         assert_eq!(serde_json::from_str::<Plan>(&json).unwrap(), plan);

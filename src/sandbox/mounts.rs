@@ -25,16 +25,19 @@ use std::path::{Path, PathBuf};
 use super::Plan;
 use crate::exec::session::peer::SANDBOX_MOUNT_SOURCE;
 
-/// How many entries [`scan`] looks at, at most: a write root of `/` or a huge tree must not
-/// make every command wait for a walk of the whole disk. Past it the scan stops and
-/// [`Targets::cut_short`] is set; the helper says so on stderr.
+/// How many entries [`scan`] looks at, at most (the default of [`Plan::scan_budget`]): a write
+/// root of `/` or a huge tree must not make every command wait for a walk of the whole disk.
+/// Past it the scan stops and [`Targets::cut_short`] is set, and the helper refuses the
+/// command: names it did not see would be neither hidden nor read-only.
 pub const SCAN_BUDGET: usize = 100_000;
 
 /// Paths found by [`scan`].
 #[derive(Debug, Default)]
 pub struct Targets {
-    /// The scan stopped at [`SCAN_BUDGET`] entries: names deeper in the trees were not seen.
+    /// The scan stopped at the budget: names deeper in the trees were not seen.
     pub cut_short: bool,
+    /// The folder the scan was reading when it stopped.
+    pub stopped_in: Option<PathBuf>,
     /// Entries looked at.
     pub seen: usize,
     /// Existing paths with a `deny_read` name, and the key folders: covered by empty mounts.
@@ -63,6 +66,25 @@ pub fn scan(plan: &Plan) -> Targets {
     }
     for r in plan.read_roots.iter().chain(&plan.writable) {
         trees.push((r, false));
+    }
+    // The trees' own names first, whatever the budget: `.git`, `.agent-state`, `.env` right
+    // under a root are covered even when padding stops the walk before it meets them.
+    for (tree, protect) in &trees {
+        for name in &plan.deny_read {
+            let p = tree.join(name);
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink()) {
+                t.hidden.push(p);
+            }
+        }
+        for name in &plan.protected {
+            let p = tree.join(name);
+            if *protect
+                && !plan.writable.iter().any(|w| p.starts_with(w))
+                && std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink())
+            {
+                t.read_only.push(p);
+            }
+        }
     }
     let mut seen: Vec<PathBuf> = Vec::new();
     for (tree, protect) in trees {
@@ -101,8 +123,9 @@ fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
         };
         for e in entries.flatten() {
             t.seen += 1;
-            if t.seen > SCAN_BUDGET {
+            if t.seen > plan.scan_budget {
                 t.cut_short = true;
+                t.stopped_in = Some(dir);
                 return;
             }
             let Ok(ft) = e.file_type() else { continue };
