@@ -244,3 +244,52 @@ fn a_scan_cut_short_never_leaves_names_unprotected() {
         "[core]\n"
     );
 }
+
+/// The finding: an `exec.writable` entry that contains the workspace (the folder above it
+/// here) took the read-only mounts off `.git` and `.agent-state`. Protected names stay
+/// read-only unless the writable entry is the protected folder itself (or inside it).
+#[test]
+fn a_writable_folder_around_the_workspace_keeps_protected_names_read_only() {
+    let w = Ws::new();
+    let base = w.root.parent().unwrap();
+    let cfg = base.join("writable.toml");
+    std::fs::write(
+        &cfg,
+        format!("[exec]\nwritable = [\"{}\"]\n", base.display()),
+    )
+    .unwrap();
+    std::fs::create_dir_all(w.root.join("sub/.git")).unwrap();
+    std::fs::write(w.root.join("sub/.git/config"), "[core]\n").unwrap();
+    let line = format!(
+        "echo x >> .git/config; echo x >> sub/.git/config; echo x > .agent-state/new; \
+         echo ok > {}/made; echo done",
+        w.outside.display()
+    );
+    let o = w
+        .cmd()
+        .args([
+            "--config",
+            cfg.to_str().unwrap(),
+            "exec",
+            "--",
+            "sh",
+            "-c",
+            &line,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("done"), "{text}");
+    assert!(
+        w.outside.join("made").exists(),
+        "the writable folder: {text}"
+    );
+    for f in [".git/config", "sub/.git/config"] {
+        assert_eq!(
+            std::fs::read_to_string(w.root.join(f)).unwrap(),
+            "[core]\n",
+            "{f}: {text}"
+        );
+    }
+    assert!(!w.root.join(".agent-state/new").exists(), "{text}");
+}

@@ -5,7 +5,10 @@
 //!   by an empty read-only mount: a folder by an empty read-only tmpfs, anything else by a
 //!   read-only bind of `/dev/null` (what bubblewrap does for `--ro-bind /dev/null`);
 //! - every existing path with a protected name under the write roots becomes a read-only
-//!   bind mount of itself, unless it lies in an `exec.writable` folder;
+//!   bind mount of itself, unless it is itself an `exec.writable` folder (one around it
+//!   does not count; one inside it is made writable again on top);
+//! - a private tmpfs on `/dev/shm`, and the folders of session server sockets hidden like
+//!   `deny_read` paths (see `exec::session::peer`);
 //! - in `read-only` mode the write roots themselves become read-only, and the `exec.writable`
 //!   folders inside them writable again.
 //!
@@ -79,7 +82,7 @@ pub fn scan(plan: &Plan) -> Targets {
         for name in &plan.protected {
             let p = tree.join(name);
             if *protect
-                && !plan.writable.iter().any(|w| p.starts_with(w))
+                && stays_protected(plan, &p)
                 && std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink())
             {
                 t.read_only.push(p);
@@ -113,6 +116,13 @@ pub fn scan(plan: &Plan) -> Targets {
     t
 }
 
+/// Whether the protected `path` is made read-only: always, unless an `exec.writable` entry is
+/// that very folder. A writable entry around it (the workspace's parent) does not lift the
+/// protection, and one inside it is made writable again on top of the read-only mount.
+fn stays_protected(plan: &Plan, path: &Path) -> bool {
+    !plan.writable.iter().any(|w| w == path)
+}
+
 fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
     // Breadth first, so that a cut-short scan has seen the shallow names, where secrets and
     // repositories usually are.
@@ -140,7 +150,7 @@ fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
                 continue;
             }
             if plan.protected.iter().any(|p| same_name(name, p)) {
-                if protect && !plan.writable.iter().any(|w| path.starts_with(w)) {
+                if protect && stays_protected(plan, &path) {
                     t.read_only.push(path);
                 }
                 // What is under a protected name is read-only whole; its size (a repository's
@@ -303,6 +313,12 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
             continue;
         }
         bind(p, p, false)?;
+    }
+    // An exec.writable folder inside a protected one (`.git/hooks`) is writable again.
+    for w in &plan.writable {
+        if targets.read_only.iter().any(|p| w.starts_with(p) && w != p) {
+            bind(w, w, true)?;
+        }
     }
     for p in &targets.hidden {
         let meta = match std::fs::symlink_metadata(p) {
