@@ -293,3 +293,28 @@ fn a_writable_folder_around_the_workspace_keeps_protected_names_read_only() {
     }
     assert!(!w.root.join(".agent-state/new").exists(), "{text}");
 }
+
+/// The finding: only the top level of the home folder was searched for deny_read names, so
+/// `cat $HOME/proj/.env` printed another project's secrets. Two more levels are covered now
+/// (every folder of the home folder, and the projects inside its plain folders).
+#[test]
+fn deny_read_names_in_projects_of_the_home_folder_are_hidden() {
+    let w = Ws::new();
+    for (dir, secret) in [
+        ("proj", "HOME-PROJ-SECRET"),
+        ("src/proj2", "HOME-SRC-SECRET"),
+        (".config", "HOME-DOT-SECRET"),
+    ] {
+        let d = w.home.join(dir);
+        std::fs::create_dir_all(d.join(".ssh")).unwrap();
+        std::fs::write(d.join(".env"), format!("{secret}\n")).unwrap();
+        std::fs::write(d.join(".ssh/id_rsa"), format!("{secret}\n")).unwrap();
+    }
+    let home = w.home.display().to_string();
+    let (_, text) = w.sh(&format!(
+        "cat {home}/proj/.env {home}/proj/.ssh/id_rsa {home}/src/proj2/.env \
+         {home}/src/proj2/.ssh/id_rsa {home}/.config/.env; grep -r SECRET {home}; echo done"
+    ));
+    assert!(text.contains("done"), "{text}");
+    assert!(!text.contains("-SECRET"), "{text}");
+}

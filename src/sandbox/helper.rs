@@ -65,6 +65,13 @@ pub fn run(args: &[OsString]) -> i32 {
         );
         return SETUP_FAILED;
     }
+    if targets.home_cut_short {
+        eprintln!(
+            "agtool sandbox: note: the home folder has more than {} entries two levels down; \
+             deny_read names in the projects past them are not hidden from this command",
+            mounts::HOME_BUDGET
+        );
+    }
     let cwd = std::env::current_dir().ok();
     if let Err(e) = mounts::enter(probe::is_root()) {
         return refuse(&e.to_string());

@@ -1,7 +1,7 @@
 //! The helper's mount layer (spec 08, "Mechanism"): a private mount namespace, made inside a
 //! new user namespace when agtool does not run as root, in which
 //! - every existing path with a `deny_read` name (under the write and read roots, whole
-//!   trees, and at the top of the home folder) and agtool's journal key folders are covered
+//!   trees, and in the home folder to three levels, see [`scan_home`]) and agtool's journal key folders are covered
 //!   by an empty read-only mount: a folder by an empty read-only tmpfs, anything else by a
 //!   read-only bind of `/dev/null` (what bubblewrap does for `--ro-bind /dev/null`);
 //! - every existing path with a protected name under the write roots becomes a read-only
@@ -43,6 +43,8 @@ pub struct Targets {
     pub stopped_in: Option<PathBuf>,
     /// Entries looked at.
     pub seen: usize,
+    /// The home folder's projects were not all searched ([`HOME_BUDGET`]).
+    pub home_cut_short: bool,
     /// Existing paths with a `deny_read` name, and the key folders: covered by empty mounts.
     pub hidden: Vec<PathBuf>,
     /// Existing paths with a protected name under the write roots: made read-only.
@@ -98,22 +100,78 @@ pub fn scan(plan: &Plan) -> Targets {
         seen.push(tree.to_path_buf());
         walk(plan, tree, protect, &mut t);
     }
-    if let Some(home) = &plan.home
-        && let Ok(entries) = std::fs::read_dir(home)
-    {
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let is_link = e.file_type().map(|f| f.is_symlink()).unwrap_or(true);
-            if !is_link && plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
-                t.hidden.push(e.path());
-            }
-        }
+    if let Some(home) = &plan.home {
+        scan_home(plan, home, &mut t);
     }
     t.hidden.sort();
     t.hidden.dedup();
     t.read_only.sort();
     t.read_only.dedup();
     t
+}
+
+/// How many entries of the home folder's plain folders [`scan_home`] reads for their
+/// projects, at most; past it the rest is not searched (a note says so, the command runs).
+pub const HOME_BUDGET: usize = 20_000;
+
+/// Existing `deny_read` names (not symlinks) directly in `dir`, looked up by name.
+fn denied_in(plan: &Plan, dir: &Path, t: &mut Targets) {
+    for name in &plan.deny_read {
+        let p = dir.join(name);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink()) {
+            t.hidden.push(p);
+        }
+    }
+}
+
+/// The home folder, to three levels, without walking it whole (it may hold millions of
+/// files, and this runs before every command): `deny_read` names at its top level (any
+/// case), in each of its folders (`~/proj/.env`, `~/.config/x/.env`), and in each folder of
+/// its plain (not dot) folders (`~/src/proj/.env`), the last within [`HOME_BUDGET`] entries.
+/// Deeper names are not covered (README, "The exec sandbox").
+fn scan_home(plan: &Plan, home: &Path, t: &mut Targets) {
+    let Ok(entries) = std::fs::read_dir(home) else {
+        return;
+    };
+    let mut plain: Vec<PathBuf> = Vec::new();
+    for e in entries.flatten() {
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_symlink() {
+            continue;
+        }
+        let name = e.file_name();
+        if plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
+            t.hidden.push(e.path());
+            continue;
+        }
+        if ft.is_dir() {
+            denied_in(plan, &e.path(), t);
+            if !name.as_bytes().starts_with(b".") {
+                plain.push(e.path());
+            }
+        }
+    }
+    let mut seen = 0;
+    for dir in plain {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > HOME_BUDGET {
+                t.home_cut_short = true;
+                return;
+            }
+            if e.file_type().is_ok_and(|f| f.is_dir())
+                && !plan
+                    .deny_read
+                    .iter()
+                    .any(|d| same_name(e.file_name().as_bytes(), d))
+            {
+                denied_in(plan, &e.path(), t);
+            }
+        }
+    }
 }
 
 /// Whether the protected `path` is made read-only: always, unless an `exec.writable` entry is
