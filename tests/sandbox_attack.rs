@@ -318,3 +318,57 @@ fn deny_read_names_in_projects_of_the_home_folder_are_hidden() {
     assert!(text.contains("done"), "{text}");
     assert!(!text.contains("-SECRET"), "{text}");
 }
+
+/// The finding: other terminals under /dev/pts were writable (text pushed into a person's
+/// shell), and abstract Unix sockets of processes outside reachable. The command gets a
+/// private /dev/pts (new terminals still work) and abstract sockets are scoped.
+#[test]
+fn other_terminals_and_abstract_sockets_are_out_of_reach() {
+    if !has("python3") {
+        return;
+    }
+    let w = Ws::new();
+    // A terminal outside, held open by this test.
+    // SAFETY: posix_openpt/grantpt/unlockpt/ptsname on a descriptor this test owns.
+    let pts = unsafe {
+        let m = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(m >= 0);
+        assert_eq!(libc::grantpt(m), 0);
+        assert_eq!(libc::unlockpt(m), 0);
+        std::ffi::CStr::from_ptr(libc::ptsname(m))
+            .to_string_lossy()
+            .into_owned()
+    };
+    let name = format!("agtool-attack-{}", std::process::id());
+    let mut listener = std::process::Command::new("python3")
+        .args([
+            "-c",
+            &format!(
+                "import socket, time\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0{name}')\n\
+                 s.listen(1)\ntime.sleep(30)"
+            ),
+        ])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let script = format!(
+        "import os, socket\n\
+         try: open('{pts}', 'w').write('x'); print('pts ok')\n\
+         except OSError as e: print('pts', e.errno)\n\
+         m, s = os.openpty(); os.write(m, b'hi\\n'); print('own', os.read(s, 3))\n\
+         c = socket.socket(socket.AF_UNIX)\n\
+         try: c.connect('\\0{name}'); print('abstract ok')\n\
+         except OSError as e: print('abstract', e.errno)"
+    );
+    let o = w
+        .cmd()
+        .args(["exec", "--", "python3", "-c", &script])
+        .output()
+        .unwrap();
+    let _ = listener.kill();
+    let _ = listener.wait();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("own b'hi\\n'"), "{text}");
+    assert!(!text.contains("pts ok"), "{text}");
+    assert!(!text.contains("abstract ok"), "{text}");
+}

@@ -7,7 +7,7 @@
 //! - every existing path with a protected name under the write roots becomes a read-only
 //!   bind mount of itself, unless it is itself an `exec.writable` folder (one around it
 //!   does not count; one inside it is made writable again on top);
-//! - a private tmpfs on `/dev/shm`, and the folders of session server sockets hidden like
+//! - a private tmpfs on `/dev/shm` and a private `/dev/pts` instance, and the folders of session server sockets hidden like
 //!   `deny_read` paths (see `exec::session::peer`);
 //! - in `read-only` mode the write roots themselves become read-only, and the `exec.writable`
 //!   folders inside them writable again.
@@ -354,6 +354,23 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
             libc::MS_NOSUID | libc::MS_NODEV,
             Some("mode=1777"),
         )?;
+    }
+    // A private /dev/pts (what bubblewrap's --dev gives): the terminals of other programs
+    // are not there to be written to, while new ones (`openpty`, `script`) work through the
+    // instance's own ptmx, bound on /dev/ptmx.
+    let pts = Path::new("/dev/pts");
+    if pts.is_dir() {
+        mount(
+            Some(Path::new("devpts")),
+            pts,
+            Some("devpts"),
+            libc::MS_NOSUID | libc::MS_NOEXEC,
+            Some("newinstance,ptmxmode=0666,mode=0620"),
+        )?;
+        let ptmx = Path::new("/dev/ptmx");
+        if std::fs::symlink_metadata(ptmx).is_ok_and(|m| !m.file_type().is_symlink()) {
+            bind(&pts.join("ptmx"), ptmx, true)?;
+        }
     }
     if plan.mode == super::Mode::ReadOnly {
         for root in &plan.write_roots {
