@@ -33,9 +33,7 @@ const MOUNTINFO_MAX: u64 = 16 << 20;
 /// Why a client is refused, or Ok when it may be served.
 pub(crate) fn check(stream: &UnixStream) -> Result<(), String> {
     let pidfd = peer_pidfd(stream);
-    let cred = rustix::net::sockopt::socket_peercred(stream)
-        .map_err(|e| format!("no peer credentials: {e}"))?;
-    let pid = cred.pid.as_raw_nonzero().get();
+    let pid = peer_pid(stream)?;
     let own = std::fs::read_link("/proc/self/ns/mnt")
         .map_err(|e| format!("cannot read the server's mount namespace: {e}"))?;
     let sandboxed = match std::fs::read_link(format!("/proc/{pid}/ns/mnt")) {
@@ -69,6 +67,37 @@ pub(crate) fn check(stream: &UnixStream) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The peer's pid from `SO_PEERCRED` (read with libc: it is 0 for a peer in a pid namespace
+/// the server cannot see, which is refused, as it cannot be looked at).
+fn peer_pid(stream: &UnixStream) -> Result<i32, String> {
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes into `cred`, which is that large.
+    let rc = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    };
+    if rc != 0 {
+        return Err(format!(
+            "no peer credentials: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    if cred.pid <= 0 {
+        return Err("the client's process cannot be seen from the server".into());
+    }
+    Ok(cred.pid)
 }
 
 /// The peer's pidfd, when this kernel gives one (`SO_PEERPIDFD`).
