@@ -12,9 +12,14 @@ fn widening_workspace() -> (Ws, std::path::PathBuf) {
     let ws = Ws::new();
     let outside = ws.base.join("outside");
     std::fs::create_dir(&outside).unwrap();
+    // The folder itself, not "/": a write root of "/" makes the exec sandbox look through the
+    // whole disk for protected names, and it refuses commands when that passes its budget.
     ws.write(
         ".agent-state/config.toml",
-        "write_roots = [\"/\"]\n[exec]\nprefix = [\"env\", \"FOO=from-repo\"]\n[tools]\ngroups = [\"files\", \"edit\"]\n",
+        format!(
+            "write_roots = [\"{}\"]\n[exec]\nprefix = [\"env\", \"FOO=from-repo\"]\n[tools]\ngroups = [\"files\", \"edit\"]\n",
+            outside.display()
+        ),
     );
     (ws, outside)
 }

@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use super::{Plan, SETUP_FAILED, SETUP_FAILED_MARK, mounts, probe, seccomp};
+use super::{Plan, SETUP_FAILED, SETUP_FAILED_MARK, caps, mounts, probe, seccomp};
 
 fn refuse(what: &str) -> i32 {
     eprintln!(
@@ -50,10 +50,26 @@ pub fn run(args: &[OsString]) -> i32 {
     };
     let targets = mounts::scan(&plan);
     if targets.cut_short {
+        // Never silently unprotected: what the scan did not see it cannot cover.
         eprintln!(
-            "agtool sandbox: note: stopped looking for deny_read and protected names after {} \
-             entries; deeper ones are not hidden from this command",
-            mounts::SCAN_BUDGET
+            "{SETUP_FAILED_MARK}the sandbox looked through more than {} entries for deny_read \
+             and protected names and stopped (in {}), so it cannot cover the ones it did not \
+             see; the command was not run. Move bulky trees out of the workspace and its \
+             write_roots/read_roots/exec.writable, raise the limit with \
+             AGTOOL_SANDBOX_SCAN_BUDGET, or set exec.sandbox = \"off\"",
+            plan.scan_budget,
+            targets
+                .stopped_in
+                .as_deref()
+                .map_or_else(|| "?".into(), |p| p.display().to_string())
+        );
+        return SETUP_FAILED;
+    }
+    if targets.home_cut_short {
+        eprintln!(
+            "agtool sandbox: note: the home folder has more than {} entries two levels down; \
+             deny_read names in the projects past them are not hidden from this command",
+            mounts::HOME_BUDGET
         );
     }
     let cwd = std::env::current_dir().ok();
@@ -69,6 +85,9 @@ pub fn run(args: &[OsString]) -> i32 {
         let _ = std::env::set_current_dir(cwd);
     }
     if let Err(e) = super::landlock::restrict(&plan, abi) {
+        return refuse(&e);
+    }
+    if let Err(e) = caps::drop_all() {
         return refuse(&e);
     }
     if let Err(e) = seccomp::install(&filters) {

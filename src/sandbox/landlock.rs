@@ -10,13 +10,15 @@
 //! - every right but making device nodes under the writable places: the write roots
 //!   (`workspace-write` only), `/tmp`, the private `TMPDIR` and `exec.writable`;
 //! - from ABI 4, with the network off, TCP bind and connect are handled with no rule, so
-//!   denied (seccomp refuses the sockets themselves; this is a second wall).
+//!   denied (seccomp refuses the sockets themselves; this is a second wall);
+//! - from ABI 6, signals and abstract Unix sockets are scoped: the command cannot signal or
+//!   connect to an abstract socket of a process outside its own sandbox.
 
 use std::path::Path;
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
-    Ruleset, RulesetAttr, RulesetCreatedAttr,
+    Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
 };
 
 use super::{Mode, Plan};
@@ -60,6 +62,11 @@ pub fn restrict(plan: &Plan, abi: i32) -> Result<(), String> {
         ruleset = ruleset
             .handle_access(AccessNet::from_all(abi))
             .map_err(fail)?;
+    }
+    // From ABI 6: no signal to, and no abstract Unix socket of, a process outside this
+    // sandbox (the agent, the session server, the user's other programs).
+    if abi >= ABI::V6 {
+        ruleset = ruleset.scope(Scope::from_all(abi)).map_err(fail)?;
     }
     let mut created = ruleset.create().map_err(fail)?;
     let rule =

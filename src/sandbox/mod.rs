@@ -20,10 +20,13 @@
 //!   3. [`seccomp`]: no socket of any family but Unix when the network is off (UDP and raw
 //!      sockets are not Landlock's), and no call that would weaken the sandbox (namespaces,
 //!      mounts, ptrace, chroot, io_uring, file handles, kernel modules).
-//!   4. `no_new_privs`, set by both of the above: set-uid programs gain nothing.
+//!   4. [`caps`]: every capability dropped (bounding, ambient, effective, permitted,
+//!      inheritable) and the securebits locked, so root gains nothing back at exec.
+//!   5. `no_new_privs`, set by Landlock and seccomp: set-uid programs gain nothing.
 //! - A machine that cannot enforce a layer refuses the command ([`Unavailable`]); the
 //!   `sandbox check` meta command prints what this machine enforces ([`probe`]).
 
+pub mod caps;
 pub mod helper;
 pub mod landlock;
 pub mod mounts;
@@ -112,8 +115,26 @@ pub struct Plan {
     pub deny_read: Vec<String>,
     /// Protected names (built-in and config).
     pub protected: Vec<String>,
-    /// Folders hidden whole (agtool's journal key folders that exist).
+    /// Folders hidden whole (agtool's journal key folders and session server folders that
+    /// exist).
     pub hidden: Vec<PathBuf>,
+    /// How many entries the scan for names may look at before the command is refused
+    /// ([`mounts::SCAN_BUDGET`] unless `AGTOOL_SANDBOX_SCAN_BUDGET` says otherwise).
+    #[serde(default = "default_scan_budget")]
+    pub scan_budget: usize,
+}
+
+fn default_scan_budget() -> usize {
+    mounts::SCAN_BUDGET
+}
+
+/// The scan budget in force: `AGTOOL_SANDBOX_SCAN_BUDGET` when it is a number (for tests, and
+/// for a workspace too big for the default), else [`mounts::SCAN_BUDGET`].
+pub fn scan_budget() -> usize {
+    std::env::var("AGTOOL_SANDBOX_SCAN_BUDGET")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(mounts::SCAN_BUDGET)
 }
 
 /// The sandbox settings in force for one call: the mode, the network, the writable folders.
@@ -337,10 +358,14 @@ pub fn plan_for(ctx: &Ctx, settings: &Settings, tmpdir: Option<&Path>) -> Plan {
         home,
         deny_read: ctx.policy.deny_read_names(),
         protected: ctx.policy.protected_names(),
+        // The key folders, and every folder a session server's socket may be in: a command
+        // that reached the server could ask it for a session outside the sandbox.
         hidden: crate::workspace::journal::key_folders()
-            .iter()
-            .filter_map(|d| canon(d))
+            .into_iter()
+            .chain(crate::exec::session::server_folders(&ctx.state_dir()))
+            .filter_map(|d| canon(&d))
             .collect(),
+        scan_budget: scan_budget(),
     }
 }
 
@@ -410,6 +435,7 @@ mod tests {
             deny_read: vec![".env".into()],
             protected: vec![".git".into()],
             hidden: vec![],
+            scan_budget: 10,
         };
         let json = serde_json::to_string(&plan).unwrap();
         assert_eq!(serde_json::from_str::<Plan>(&json).unwrap(), plan);

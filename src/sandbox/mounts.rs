@@ -1,11 +1,14 @@
 //! The helper's mount layer (spec 08, "Mechanism"): a private mount namespace, made inside a
 //! new user namespace when agtool does not run as root, in which
 //! - every existing path with a `deny_read` name (under the write and read roots, whole
-//!   trees, and at the top of the home folder) and agtool's journal key folders are covered
+//!   trees, and in the home folder to three levels, see [`scan_home`]) and agtool's journal key folders are covered
 //!   by an empty read-only mount: a folder by an empty read-only tmpfs, anything else by a
 //!   read-only bind of `/dev/null` (what bubblewrap does for `--ro-bind /dev/null`);
 //! - every existing path with a protected name under the write roots becomes a read-only
-//!   bind mount of itself, unless it lies in an `exec.writable` folder;
+//!   bind mount of itself, unless it is itself an `exec.writable` folder (one around it
+//!   does not count; one inside it is made writable again on top);
+//! - a private tmpfs on `/dev/shm` and a private `/dev/pts` instance, and the folders of session server sockets hidden like
+//!   `deny_read` paths (see `exec::session::peer`);
 //! - in `read-only` mode the write roots themselves become read-only, and the `exec.writable`
 //!   folders inside them writable again.
 //!
@@ -23,19 +26,25 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::Plan;
+use crate::exec::session::peer::SANDBOX_MOUNT_SOURCE;
 
-/// How many entries [`scan`] looks at, at most: a write root of `/` or a huge tree must not
-/// make every command wait for a walk of the whole disk. Past it the scan stops and
-/// [`Targets::cut_short`] is set; the helper says so on stderr.
+/// How many entries [`scan`] looks at, at most (the default of [`Plan::scan_budget`]): a write
+/// root of `/` or a huge tree must not make every command wait for a walk of the whole disk.
+/// Past it the scan stops and [`Targets::cut_short`] is set, and the helper refuses the
+/// command: names it did not see would be neither hidden nor read-only.
 pub const SCAN_BUDGET: usize = 100_000;
 
 /// Paths found by [`scan`].
 #[derive(Debug, Default)]
 pub struct Targets {
-    /// The scan stopped at [`SCAN_BUDGET`] entries: names deeper in the trees were not seen.
+    /// The scan stopped at the budget: names deeper in the trees were not seen.
     pub cut_short: bool,
+    /// The folder the scan was reading when it stopped.
+    pub stopped_in: Option<PathBuf>,
     /// Entries looked at.
     pub seen: usize,
+    /// The home folder's projects were not all searched ([`HOME_BUDGET`]).
+    pub home_cut_short: bool,
     /// Existing paths with a `deny_read` name, and the key folders: covered by empty mounts.
     pub hidden: Vec<PathBuf>,
     /// Existing paths with a protected name under the write roots: made read-only.
@@ -63,6 +72,25 @@ pub fn scan(plan: &Plan) -> Targets {
     for r in plan.read_roots.iter().chain(&plan.writable) {
         trees.push((r, false));
     }
+    // The trees' own names first, whatever the budget: `.git`, `.agent-state`, `.env` right
+    // under a root are covered even when padding stops the walk before it meets them.
+    for (tree, protect) in &trees {
+        for name in &plan.deny_read {
+            let p = tree.join(name);
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink()) {
+                t.hidden.push(p);
+            }
+        }
+        for name in &plan.protected {
+            let p = tree.join(name);
+            if *protect
+                && stays_protected(plan, &p)
+                && std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink())
+            {
+                t.read_only.push(p);
+            }
+        }
+    }
     let mut seen: Vec<PathBuf> = Vec::new();
     for (tree, protect) in trees {
         // A tree inside one already walked was covered by that walk.
@@ -72,22 +100,85 @@ pub fn scan(plan: &Plan) -> Targets {
         seen.push(tree.to_path_buf());
         walk(plan, tree, protect, &mut t);
     }
-    if let Some(home) = &plan.home
-        && let Ok(entries) = std::fs::read_dir(home)
-    {
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let is_link = e.file_type().map(|f| f.is_symlink()).unwrap_or(true);
-            if !is_link && plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
-                t.hidden.push(e.path());
-            }
-        }
+    if let Some(home) = &plan.home {
+        scan_home(plan, home, &mut t);
     }
     t.hidden.sort();
     t.hidden.dedup();
     t.read_only.sort();
     t.read_only.dedup();
     t
+}
+
+/// How many entries of the home folder's plain folders [`scan_home`] reads for their
+/// projects, at most; past it the rest is not searched (a note says so, the command runs).
+pub const HOME_BUDGET: usize = 20_000;
+
+/// Existing `deny_read` names (not symlinks) directly in `dir`, looked up by name.
+fn denied_in(plan: &Plan, dir: &Path, t: &mut Targets) {
+    for name in &plan.deny_read {
+        let p = dir.join(name);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink()) {
+            t.hidden.push(p);
+        }
+    }
+}
+
+/// The home folder, to three levels, without walking it whole (it may hold millions of
+/// files, and this runs before every command): `deny_read` names at its top level (any
+/// case), in each of its folders (`~/proj/.env`, `~/.config/x/.env`), and in each folder of
+/// its plain (not dot) folders (`~/src/proj/.env`), the last within [`HOME_BUDGET`] entries.
+/// Deeper names are not covered (README, "The exec sandbox").
+fn scan_home(plan: &Plan, home: &Path, t: &mut Targets) {
+    let Ok(entries) = std::fs::read_dir(home) else {
+        return;
+    };
+    let mut plain: Vec<PathBuf> = Vec::new();
+    for e in entries.flatten() {
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_symlink() {
+            continue;
+        }
+        let name = e.file_name();
+        if plan.deny_read.iter().any(|d| same_name(name.as_bytes(), d)) {
+            t.hidden.push(e.path());
+            continue;
+        }
+        if ft.is_dir() {
+            denied_in(plan, &e.path(), t);
+            if !name.as_bytes().starts_with(b".") {
+                plain.push(e.path());
+            }
+        }
+    }
+    let mut seen = 0;
+    for dir in plain {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > HOME_BUDGET {
+                t.home_cut_short = true;
+                return;
+            }
+            if e.file_type().is_ok_and(|f| f.is_dir())
+                && !plan
+                    .deny_read
+                    .iter()
+                    .any(|d| same_name(e.file_name().as_bytes(), d))
+            {
+                denied_in(plan, &e.path(), t);
+            }
+        }
+    }
+}
+
+/// Whether the protected `path` is made read-only: always, unless an `exec.writable` entry is
+/// that very folder. A writable entry around it (the workspace's parent) does not lift the
+/// protection, and one inside it is made writable again on top of the read-only mount.
+fn stays_protected(plan: &Plan, path: &Path) -> bool {
+    !plan.writable.iter().any(|w| w == path)
 }
 
 fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
@@ -100,8 +191,9 @@ fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
         };
         for e in entries.flatten() {
             t.seen += 1;
-            if t.seen > SCAN_BUDGET {
+            if t.seen > plan.scan_budget {
                 t.cut_short = true;
+                t.stopped_in = Some(dir);
                 return;
             }
             let Ok(ft) = e.file_type() else { continue };
@@ -116,7 +208,7 @@ fn walk(plan: &Plan, top: &Path, protect: bool, t: &mut Targets) {
                 continue;
             }
             if plan.protected.iter().any(|p| same_name(name, p)) {
-                if protect && !plan.writable.iter().any(|w| path.starts_with(w)) {
+                if protect && stays_protected(plan, &path) {
                     t.read_only.push(path);
                 }
                 // What is under a protected name is read-only whole; its size (a repository's
@@ -250,6 +342,36 @@ pub fn enter(as_root: bool) -> io::Result<()> {
 
 /// Puts the mounts of `targets` in place (see the module text). Errors name the path.
 pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
+    // A private /dev/shm: the host's shared memory (other programs' segments and named
+    // semaphores) is out of reach, while `sem_open` and Python's multiprocessing keep working.
+    // Its source name is the mark the session server looks for (see `session::peer`).
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        mount(
+            Some(Path::new(SANDBOX_MOUNT_SOURCE)),
+            shm,
+            Some("tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some("mode=1777"),
+        )?;
+    }
+    // A private /dev/pts (what bubblewrap's --dev gives): the terminals of other programs
+    // are not there to be written to, while new ones (`openpty`, `script`) work through the
+    // instance's own ptmx, bound on /dev/ptmx.
+    let pts = Path::new("/dev/pts");
+    if pts.is_dir() {
+        mount(
+            Some(Path::new("devpts")),
+            pts,
+            Some("devpts"),
+            libc::MS_NOSUID | libc::MS_NOEXEC,
+            Some("newinstance,ptmxmode=0666,mode=0620"),
+        )?;
+        let ptmx = Path::new("/dev/ptmx");
+        if std::fs::symlink_metadata(ptmx).is_ok_and(|m| !m.file_type().is_symlink()) {
+            bind(&pts.join("ptmx"), ptmx, true)?;
+        }
+    }
     if plan.mode == super::Mode::ReadOnly {
         for root in &plan.write_roots {
             bind(root, root, false)?;
@@ -267,6 +389,12 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
         }
         bind(p, p, false)?;
     }
+    // An exec.writable folder inside a protected one (`.git/hooks`) is writable again.
+    for w in &plan.writable {
+        if targets.read_only.iter().any(|p| w.starts_with(p) && w != p) {
+            bind(w, w, true)?;
+        }
+    }
     for p in &targets.hidden {
         let meta = match std::fs::symlink_metadata(p) {
             Ok(m) => m,
@@ -277,7 +405,7 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
         }
         if meta.is_dir() {
             mount(
-                Some(Path::new("tmpfs")),
+                Some(Path::new(SANDBOX_MOUNT_SOURCE)),
                 p,
                 Some("tmpfs"),
                 libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,

@@ -142,6 +142,7 @@ fn try_namespaces() -> Result<(), String> {
         deny_read: Vec::new(),
         protected: Vec::new(),
         hidden: Vec::new(),
+        scan_budget: super::mounts::SCAN_BUDGET,
     };
     let json = serde_json::to_string(&plan).map_err(|e| e.to_string())?;
     let out = Command::new(exe)

@@ -9,7 +9,11 @@
 //!   `process_vm_readv`/`process_vm_writev` (reading or steering a process outside),
 //!   `open_by_handle_at` (opens a file by handle, around the covering mounts), `io_uring_*`
 //!   (its operations are not seen by seccomp), `bpf`, `perf_event_open`, kernel modules,
-//!   `kexec_*`, `reboot`, `swapon`/`swapoff`;
+//!   `kexec_*`, `reboot`, `swapon`/`swapoff`; `fanotify_init` and `name_to_handle_at`
+//!   (whole-filesystem marks and file handles reopen files around the mounts), the clock,
+//!   host name, kernel log, accounting, quota, keyring, `userfaultfd`, `pidfd_getfd`,
+//!   `iopl`/`ioperm` calls;
+//! - `ioctl` `TIOCSTI` and `TIOCLINUX` (typing into a terminal, another one's included);
 //! - `clone3` with `ENOSYS` (its flags sit in memory a filter cannot read), so the C library
 //!   falls back to `clone`, whose flags are checked.
 //!
@@ -68,7 +72,34 @@ fn refused_calls() -> Vec<i64> {
         libc::SYS_reboot,
         libc::SYS_swapon,
         libc::SYS_swapoff,
+        // Reaching around the mounts, or the kernel and the machine as a whole (most also
+        // need a capability the helper dropped; refused here too, whatever the kernel says).
+        libc::SYS_fanotify_init,
+        libc::SYS_name_to_handle_at,
+        libc::SYS_settimeofday,
+        libc::SYS_clock_settime,
+        libc::SYS_clock_adjtime,
+        libc::SYS_adjtimex,
+        libc::SYS_sethostname,
+        libc::SYS_setdomainname,
+        libc::SYS_syslog,
+        libc::SYS_acct,
+        libc::SYS_quotactl,
+        libc::SYS_quotactl_fd,
+        libc::SYS_keyctl,
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+        libc::SYS_userfaultfd,
+        libc::SYS_pidfd_getfd,
+        libc::SYS_vhangup,
     ];
+    #[cfg(target_arch = "x86_64")]
+    v.extend([
+        libc::SYS_iopl,
+        libc::SYS_ioperm,
+        libc::SYS_uselib,
+        libc::SYS_lookup_dcookie,
+    ]);
     v.sort_unstable();
     v
 }
@@ -109,6 +140,15 @@ pub fn build(network: bool) -> Result<Vec<BpfProgram>, String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     add(&mut perm, libc::SYS_clone, clone_rules);
+    // Terminal ioctls that push input into a terminal, which may be another one's (the
+    // command can open /dev/pts): TIOCSTI types into it, TIOCLINUX selects and pastes.
+    let ioctl_rules = [0x5412_u64 /* TIOCSTI */, 0x541C /* TIOCLINUX */]
+        .iter()
+        .map(|req| {
+            SeccompRule::new(vec![cond(1, SeccompCmpOp::Eq, *req)?]).map_err(|e| e.to_string())
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    add(&mut perm, libc::SYS_ioctl, ioctl_rules);
     if !network {
         let rule = SeccompRule::new(vec![cond(0, SeccompCmpOp::Ne, libc::AF_UNIX as u64)?])
             .map_err(|e| e.to_string())?;

@@ -20,6 +20,8 @@ pub mod client;
 pub mod guard;
 mod live;
 mod paths;
+pub mod peer;
+pub use paths::server_folders;
 mod protocol;
 pub mod server;
 #[cfg(test)]

@@ -113,6 +113,24 @@ impl Paths {
     }
 }
 
+/// Every folder where a session server of `state_dir`, or of any state directory too deep
+/// for a socket address, may keep its socket: `<state dir>/sessions`, `$XDG_RUNTIME_DIR/agtool`
+/// and `/tmp/agtool-<uid>`. The exec sandbox hides them from commands (spec 08).
+pub fn server_folders(state_dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(p) = Paths::new(state_dir) {
+        out.push(p.dir);
+    }
+    if let Some(x) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from)
+        && x.is_absolute()
+    {
+        out.push(x.join("agtool"));
+    }
+    let uid = rustix::process::geteuid().as_raw();
+    out.push(PathBuf::from(format!("/tmp/agtool-{uid}")));
+    out
+}
+
 /// Makes `dir` (mode 0700) unless it exists; refuses one that is a symlink, owned by someone
 /// else, or open to others: another user could then reach or replace the socket.
 fn ensure_private_dir(dir: &Path) -> io::Result<()> {

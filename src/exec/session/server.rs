@@ -373,7 +373,16 @@ impl Server {
         let peer = rustix::net::sockopt::socket_peercred(stream.as_fd())
             .ok()
             .map(|c| c.pid.as_raw_nonzero().get());
+        // A command inside an exec sandbox may not ask for sessions (spec 08): the server
+        // runs outside every sandbox and would start what it is given.
+        let refused = super::peer::check(&stream);
         let response = match receive::<Request>(&stream) {
+            Ok(_) if let Err(why) = refused => {
+                log(&format!("refused a request: {why}"));
+                Response::Failed {
+                    error: SessionError::Server(why),
+                }
+            }
             Ok(req) => self.dispatch(req, peer),
             Err(e) => Response::Failed {
                 error: SessionError::Server(format!(
