@@ -461,3 +461,45 @@ fn twenty_agents_editing_at_once_share_one_server_and_lose_no_sync() {
         "{out}"
     );
 }
+
+/// A language server planted in the workspace never runs by `lsp.auto`: not through an empty
+/// or relative `PATH` entry (the current folder), nor through an absolute entry inside an
+/// untrusted workspace.
+#[test]
+fn a_server_planted_in_the_workspace_is_not_run_through_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::new(false);
+    ws.write("a.py", "x = 1\n");
+    let marker = ws.root().join(".planted-ran");
+    let script = format!("#!/bin/sh\ntouch '{}'\nexit 1\n", marker.display());
+    for dir in ["", "bin/"] {
+        let name = format!("{dir}pyright-langserver");
+        ws.write(&name, &script);
+        let path = ws.root().join(&name);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let abs_bin = ws.root().join("bin").display().to_string();
+    for path_var in [
+        "/usr/bin:/bin:".to_owned(),
+        ".:/usr/bin:/bin".to_owned(),
+        "bin:/usr/bin:/bin".to_owned(),
+        format!("{abs_bin}:/usr/bin:/bin"),
+    ] {
+        let out = ws
+            .cmd()
+            .env("PATH", &path_var)
+            .args(["diagnostics", "a.py"])
+            .output()
+            .unwrap();
+        let _ = ws
+            .cmd()
+            .env("PATH", &path_var)
+            .args(["lsp", "stop"])
+            .output();
+        assert!(
+            !marker.exists(),
+            "PATH={path_var} ran the planted server:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
