@@ -320,9 +320,25 @@ fn summarise_output(out: &mut String, o: &Value) {
     }
 }
 
-/// Renders the whole notebook after the `[path#TAG]` header line: a summary line, then each
-/// cell.
-pub fn render(nb: &Notebook) -> String {
+/// Which part of a notebook [`render_page`] shows, and its output budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    /// The first cell shown, 1-based.
+    pub first: usize,
+    /// Most cells shown.
+    pub max_cells: usize,
+    /// Most rendered lines (the budget a text read has).
+    pub max_lines: usize,
+    /// Most rendered bytes.
+    pub max_bytes: usize,
+}
+
+/// Renders cells `page.first..` after the `[path#TAG]` header line: the summary line, then
+/// whole cells while they fit `page`'s budget. A first cell larger than the budget alone is
+/// cut at a line boundary with `(cell N cut at the output limit: M more lines)`. When cells
+/// are left, the last line is `(K more cells; continue with offset=N)`.
+/// Errors: `page.first` past the last cell (`spelled` names the file).
+pub fn render_page(nb: &Notebook, spelled: &str, page: Page) -> Result<String, NbError> {
     let cells = nb.cells();
     let mut out = String::new();
     let _ = writeln!(
@@ -331,10 +347,68 @@ pub fn render(nb: &Notebook) -> String {
         crate::text::plural::count(cells.len(), "cell"),
         nb.language().map(|l| format!(", {l}")).unwrap_or_default()
     );
-    for (i, cell) in cells.iter().enumerate() {
-        render_cell(&mut out, i + 1, cell);
+    if cells.is_empty() && page.first <= 1 {
+        return Ok(out);
     }
-    out
+    if page.first == 0 || page.first > cells.len() {
+        return Err(format!(
+            "offset {} is past the end of {spelled} ({})",
+            page.first,
+            crate::text::plural::count(cells.len(), "cell")
+        ));
+    }
+    let start = page.first - 1;
+    let end = cells.len().min(start.saturating_add(page.max_cells.max(1)));
+    let (mut lines, mut bytes) = (0usize, 0usize);
+    let mut next = end;
+    for (i, cell) in cells.iter().enumerate().take(end).skip(start) {
+        let mut one = String::new();
+        render_cell(&mut one, i + 1, cell);
+        let n = one.lines().count();
+        if lines + n <= page.max_lines && bytes + one.len() <= page.max_bytes {
+            out.push_str(&one);
+            lines += n;
+            bytes += one.len();
+            continue;
+        }
+        if i == start {
+            // This cell alone is over the budget: its first lines.
+            let (mut kept, mut cut_at) = (0usize, 0usize);
+            for line in one.split_inclusive('\n') {
+                if kept + 1 > page.max_lines || cut_at + line.len() > page.max_bytes {
+                    break;
+                }
+                kept += 1;
+                cut_at += line.len();
+            }
+            if kept == 0 {
+                out.push_str(crate::text::render::cut_at_boundary(&one, page.max_bytes));
+                out.push('\n');
+                kept = 1;
+            } else {
+                out.push_str(&one[..cut_at]);
+            }
+            let _ = writeln!(
+                out,
+                "(cell {} cut at the output limit: {})",
+                i + 1,
+                crate::text::plural::count(n.saturating_sub(kept), "more line")
+            );
+            next = i + 1;
+        } else {
+            next = i;
+        }
+        break;
+    }
+    if next < cells.len() {
+        let _ = writeln!(
+            out,
+            "({}; continue with offset={})",
+            crate::text::plural::count(cells.len() - next, "more cell"),
+            next + 1
+        );
+    }
+    Ok(out)
 }
 
 // ---- byte spans -------------------------------------------------------------------------
