@@ -935,3 +935,58 @@ fn a_huge_notebook_is_read_a_page_of_cells_at_a_time() {
         out.out
     );
 }
+
+/// A notebook with a key twice (serde keeps the last, the byte-level edit would change the
+/// first) is refused by read and edit alike, and is left as it was.
+#[test]
+fn a_notebook_with_a_key_twice_is_refused_by_read_and_edit() {
+    let ws = Ws::new();
+    let cell = |id: &str, src: &str| code_cell(id, src, vec![]).to_string();
+    let top = format!(
+        "{{\"cells\": [{}], \"metadata\": {{}}, \"nbformat\": 4, \"nbformat_minor\": 5, \
+         \"cells\": [{}]}}",
+        cell("a", "x = 1"),
+        cell("b", "y = 2")
+    );
+    let in_cell = format!(
+        "{{\"cells\": [{}, {{\"cell_type\": \"code\", \"execution_count\": null, \"id\": \"d\", \
+         \"metadata\": {{}}, \"outputs\": [], \"source\": \"shown\", \"source\": \"hidden\"}}], \
+         \"metadata\": {{}}, \"nbformat\": 4, \"nbformat_minor\": 5}}",
+        cell("c", "z = 3")
+    );
+    for (name, text, why) in [
+        (
+            "top.ipynb",
+            &top,
+            "the key \"cells\" appears twice at its top level",
+        ),
+        (
+            "cell.ipynb",
+            &in_cell,
+            "cell.ipynb: cell 2: the key \"source\" appears twice",
+        ),
+    ] {
+        ws.write(name, text);
+        let out = ws.run(&["read-file", name]);
+        out.code(1);
+        assert!(
+            out.out.starts_with("Error: ") && out.out.contains(why),
+            "{}",
+            out.out
+        );
+        let out = ws.run(&[
+            "--groups",
+            "all",
+            "--no-freshness",
+            "notebook-edit",
+            name,
+            "--cell",
+            "1",
+            "--source",
+            "q = 0",
+        ]);
+        out.code(1);
+        assert!(out.out.contains(why), "{}", out.out);
+        assert_eq!(ws.read(name), text.as_bytes());
+    }
+}

@@ -35,6 +35,25 @@ pub fn parse(spelled: &str, text: &str) -> Result<Notebook, NbError> {
             "{spelled} is not a notebook: its JSON is not an object"
         ));
     };
+    // serde_json keeps the last of two equal keys; edits work on the raw bytes, which would
+    // then change a part the read never showed: such a file is refused.
+    let b = text.as_bytes();
+    if let Some(key) = duplicate_key(b, skip_ws(b, 0)) {
+        return Err(format!(
+            "{spelled} is not a notebook agtool can read safely: the key {key:?} appears twice \
+             at its top level (remove one)"
+        ));
+    }
+    if let Some((_, spans)) = cell_spans(b) {
+        for (i, span) in spans.iter().enumerate() {
+            if let Some(key) = duplicate_key(b, span.start) {
+                return Err(format!(
+                    "{spelled}: cell {}: the key {key:?} appears twice (remove one)",
+                    i + 1
+                ));
+            }
+        }
+    }
     match doc.get("nbformat").and_then(Value::as_u64) {
         Some(4) => {}
         Some(n) => {
@@ -510,6 +529,37 @@ pub fn cell_spans(b: &[u8]) -> Option<(Range<usize>, Vec<Range<usize>>)> {
         if b.get(i) == Some(&b',') {
             i += 1;
         }
+    }
+}
+
+/// The first key that appears twice among the keys of the JSON object starting at `at` (its
+/// `{`), or `None` (also when `at` is not an object). `b` is valid JSON.
+fn duplicate_key(b: &[u8], at: usize) -> Option<String> {
+    if b.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut i = at + 1;
+    loop {
+        i = skip_ws(b, i);
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, i)?;
+        let key: String = serde_json::from_slice(&b[i..key_end]).ok()?;
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        i = skip_ws(b, value_end(b, i)?);
+        if !seen.insert(key.clone()) {
+            return Some(key);
+        }
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i += 1;
     }
 }
 
