@@ -76,8 +76,8 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
         'agtool;read-file' {
             [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Instead of path: several files (or glob patterns such as "src/*.rs"), read in one call, each with its own [path#TAG] header; at most 50 files')
             [CompletionResult]::new('--pages', '--pages', [CompletionResultType]::ParameterName, 'PDF pages to show: "3", "3-5" or "3-" (default the first 20)')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based (default 1)')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show (default 2000)')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to show, 1-based (default 1); for a notebook, the first cell')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most lines to show (default 2000); for a notebook, most cells')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'slice (default) or indentation')
             [CompletionResult]::new('--indentation', '--indentation', [CompletionResultType]::ParameterName, 'Indentation-mode options (an object; given as JSON on the command line)')
             [CompletionResult]::new('--anchors', '--anchors', [CompletionResultType]::ParameterName, 'Print each line as `<n>:<hh>|text`: the anchors edit_lines takes (default false)')

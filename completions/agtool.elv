@@ -72,8 +72,8 @@ set edit:completion:arg-completer[agtool] = {|@words|
         &'agtool;read-file'= {
             cand --paths 'Instead of path: several files (or glob patterns such as "src/*.rs"), read in one call, each with its own [path#TAG] header; at most 50 files'
             cand --pages 'PDF pages to show: "3", "3-5" or "3-" (default the first 20)'
-            cand --offset 'First line to show, 1-based (default 1)'
-            cand --limit 'Most lines to show (default 2000)'
+            cand --offset 'First line to show, 1-based (default 1); for a notebook, the first cell'
+            cand --limit 'Most lines to show (default 2000); for a notebook, most cells'
             cand --mode 'slice (default) or indentation'
             cand --indentation 'Indentation-mode options (an object; given as JSON on the command line)'
             cand --anchors 'Print each line as `<n>:<hh>|text`: the anchors edit_lines takes (default false)'

@@ -76,8 +76,8 @@ complete -c agtool -n "__fish_agtool_needs_command" -f -a "session-guard" -d 'Ru
 complete -c agtool -n "__fish_agtool_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l paths -d 'Instead of path: several files (or glob patterns such as "src/*.rs"), read in one call, each with its own [path#TAG] header; at most 50 files' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l pages -d 'PDF pages to show: "3", "3-5" or "3-" (default the first 20)' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l offset -d 'First line to show, 1-based (default 1)' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l limit -d 'Most lines to show (default 2000)' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l offset -d 'First line to show, 1-based (default 1); for a notebook, the first cell' -r
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l limit -d 'Most lines to show (default 2000); for a notebook, most cells' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l mode -d 'slice (default) or indentation' -r -f -a "slice\t''
 indentation\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l indentation -d 'Indentation-mode options (an object; given as JSON on the command line)' -r

@@ -330,7 +330,7 @@ fn an_indentation_error_made_by_a_patch_is_refused() {
     );
     ws.run(&["read-file", "bad.py"]);
     let out = ws.edit("bad.py", "return 1", "return 2");
-    assert!(out.contains("Edited bad.py"), "{out}");
+    assert!(out.contains("Edited [bad.py#"), "{out}");
     // Nor does fixing it get refused.
     ws.run(&["read-file", "bad.py"]);
     let out = ws.edit("bad.py", "      y = 2", "    y = 2");
@@ -347,7 +347,7 @@ fn a_missing_crashing_or_silent_server_never_blocks_the_edit() {
     ws.write("a.py", "x = 1\n");
     ws.run(&["read-file", "a.py"]);
     let out = ws.edit("a.py", "x = 1", "x = 2");
-    assert!(out.contains("Edited a.py"), "{out}");
+    assert!(out.contains("Edited [a.py#"), "{out}");
     assert!(
         out.contains(
             "Diagnostics: cannot start the python language server `no-such-language-server \
@@ -363,7 +363,7 @@ fn a_missing_crashing_or_silent_server_never_blocks_the_edit() {
     ws.write("m.go", "package m\n");
     ws.run(&["read-file", "m.go"]);
     let out = ws.edit("m.go", "package m", "package n");
-    assert!(out.contains("Edited m.go"), "{out}");
+    assert!(out.contains("Edited [m.go#"), "{out}");
     assert!(out.contains("exited (exit status: 3): boom"), "{out}");
     assert!(out.contains("restarted once"), "{out}");
     // Never answers: bounded by lsp.wait_ms.
@@ -459,5 +459,88 @@ fn twenty_agents_editing_at_once_share_one_server_and_lose_no_sync() {
         out.matches("\"missing_name\" is not defined").count(),
         20,
         "{out}"
+    );
+}
+
+/// A language server planted in the workspace never runs by `lsp.auto`: not through an empty
+/// or relative `PATH` entry (the current folder), nor through an absolute entry inside an
+/// untrusted workspace.
+#[test]
+fn a_server_planted_in_the_workspace_is_not_run_through_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::new(false);
+    ws.write("a.py", "x = 1\n");
+    let marker = ws.root().join(".planted-ran");
+    let script = format!("#!/bin/sh\ntouch '{}'\nexit 1\n", marker.display());
+    for dir in ["", "bin/"] {
+        let name = format!("{dir}pyright-langserver");
+        ws.write(&name, &script);
+        let path = ws.root().join(&name);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let abs_bin = ws.root().join("bin").display().to_string();
+    for path_var in [
+        "/usr/bin:/bin:".to_owned(),
+        ".:/usr/bin:/bin".to_owned(),
+        "bin:/usr/bin:/bin".to_owned(),
+        format!("{abs_bin}:/usr/bin:/bin"),
+    ] {
+        let out = ws
+            .cmd()
+            .env("PATH", &path_var)
+            .args(["diagnostics", "a.py"])
+            .output()
+            .unwrap();
+        let _ = ws
+            .cmd()
+            .env("PATH", &path_var)
+            .args(["lsp", "stop"])
+            .output();
+        assert!(
+            !marker.exists(),
+            "PATH={path_var} ran the planted server:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+/// In a workspace the host trusts, a server found through an absolute PATH entry inside it
+/// runs (a project's own pinned server).
+#[test]
+fn a_trusted_workspace_may_use_its_own_server() {
+    use std::os::unix::fs::PermissionsExt;
+    let probe = Ws::new(false);
+    let root = std::fs::canonicalize(probe.root()).unwrap();
+    let ws = probe.config(&format!(
+        "trusted_workspaces = [{:?}]\n",
+        root.display().to_string()
+    ));
+    ws.write("a.py", "x = 1\n");
+    let marker = ws.root().join(".own-ran");
+    ws.write(
+        "bin/pyright-langserver",
+        &format!("#!/bin/sh\ntouch '{}'\nexit 1\n", marker.display()),
+    );
+    let path = ws.root().join("bin/pyright-langserver");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path_var = format!("{}:/usr/bin:/bin", root.join("bin").display());
+    let _ = ws
+        .cmd()
+        .env("PATH", &path_var)
+        .args(["diagnostics", "a.py"])
+        .output()
+        .unwrap();
+    let _ = ws
+        .cmd()
+        .env("PATH", &path_var)
+        .args(["lsp", "stop"])
+        .output();
+    let end = Instant::now() + Duration::from_secs(10);
+    while !marker.exists() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        marker.exists(),
+        "the trusted workspace's own server did not run"
     );
 }

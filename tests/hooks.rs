@@ -895,6 +895,34 @@ fn post_hooks_add_context_and_block_reasons() {
     assert!(out.contains("formatted"), "{out}");
 }
 
+/// A post hook that changes a file the tool just wrote (a formatter) is reported, so the
+/// model reads it again instead of failing freshness on its next edit.
+#[test]
+fn a_post_hook_changing_a_written_file_is_reported() {
+    let h = Host::new("");
+    let target = h.path("x.txt");
+    std::fs::write(
+        &h.config,
+        format!(
+            "[[hooks.post_tool_use]]\nmatcher = \"write_file|edit_file\"\ncommand = {:?}\n",
+            format!("echo '# formatted' >> '{}'", target.display())
+        ),
+    )
+    .unwrap();
+    let note = "Note: a hook changed x.txt after the tool wrote it; read it again before editing.";
+    let r = h.call("write_file", &json!({"path": "x.txt", "content": "x\n"}));
+    let out = r.ok();
+    assert!(out.lines().any(|l| l == note), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "x\n# formatted\n"
+    );
+    // A file the hook leaves alone: no note.
+    let r = h.call("write_file", &json!({"path": "y.txt", "content": "y\n"}));
+    let out = r.ok();
+    assert!(!out.contains("a hook changed"), "{out}");
+}
+
 #[test]
 fn bad_rules_and_hooks_are_clear_config_errors() {
     for (config, want) in [

@@ -840,3 +840,153 @@ fn several_files_mix_images_and_text() {
     assert!(out.contains("\n\n[b.txt#"), "{out}");
     assert_eq!(env["images"].as_array().unwrap().len(), 1);
 }
+
+/// An nbformat 4.5 notebook with `cells` (already JSON cells).
+fn notebook_of(cells: Vec<Value>) -> String {
+    json!({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).to_string()
+}
+
+fn code_cell(id: &str, source: &str, outputs: Vec<Value>) -> Value {
+    json!({"cell_type": "code", "execution_count": 1, "id": id, "metadata": {},
+           "outputs": outputs, "source": source})
+}
+
+/// A notebook read has the output budget a text read has (2000 lines, about 1 MB), and
+/// offset/limit page it by cells, the last line saying where to continue.
+#[test]
+fn a_huge_notebook_is_read_a_page_of_cells_at_a_time() {
+    let ws = Ws::new();
+    // One cell with 5,000 outputs of 1,000 characters: cut inside the cell.
+    let outputs: Vec<Value> = (0..5000)
+        .map(|_| json!({"output_type": "stream", "name": "stdout", "text": "x".repeat(1000)}))
+        .collect();
+    ws.write(
+        "big.ipynb",
+        notebook_of(vec![
+            code_cell("a", "print()", outputs),
+            code_cell("b", "y = 2", vec![]),
+        ]),
+    );
+    let out = ws.run(&["read-file", "big.ipynb"]);
+    let text = out.ok();
+    assert!(text.len() < 1_100_000, "{} bytes", text.len());
+    assert!(
+        text.lines().count() <= 2002,
+        "{} lines",
+        text.lines().count()
+    );
+    assert!(
+        text.contains("(cell 1 cut at the output limit: "),
+        "{}",
+        &text[text.len() - 300..]
+    );
+    assert!(
+        text.ends_with("(1 more cell; continue with offset=2)\n"),
+        "{}",
+        &text[text.len() - 300..]
+    );
+    let out = ws.run(&["read-file", "big.ipynb", "--offset", "2"]);
+    assert!(
+        out.ok().ends_with("[cell 2 · code · id=b]\nL1: y = 2\n"),
+        "{}",
+        out.out
+    );
+    // 20,000 small cells: whole cells up to the budget, then where to continue.
+    let cells: Vec<Value> = (1..=20_000)
+        .map(|i| code_cell(&format!("c{i}"), &format!("x = {i}"), vec![]))
+        .collect();
+    ws.write("many.ipynb", notebook_of(cells));
+    let out = ws.run(&["read-file", "many.ipynb"]);
+    let text = out.ok();
+    assert!(
+        text.lines().count() <= 2002,
+        "{} lines",
+        text.lines().count()
+    );
+    let last = text.lines().last().unwrap();
+    let next: usize = last
+        .strip_suffix(')')
+        .and_then(|l| l.rsplit_once("continue with offset="))
+        .map(|(_, n)| n.parse().unwrap())
+        .unwrap_or_else(|| panic!("{last}"));
+    assert!(
+        text.contains(&format!("[cell {} · code", next - 1)),
+        "{last}"
+    );
+    assert!(!text.contains(&format!("[cell {next} · code")), "{last}");
+    let out = ws.run(&["read-file", "many.ipynb", "--offset", &next.to_string()]);
+    assert!(
+        out.ok()
+            .contains(&format!("[cell {next} · code · id=c{next}]"))
+    );
+    // limit counts cells.
+    let out = ws.run(&["read-file", "many.ipynb", "--offset", "2", "--limit", "2"]);
+    assert_eq!(
+        out.ok().split_once('\n').unwrap().1,
+        "[cell 2 · code · id=c2]\nL1: x = 2\n[cell 3 · code · id=c3]\nL1: x = 3\n\
+         (19997 more cells; continue with offset=4)\n"
+    );
+    let out = ws.run(&["read-file", "many.ipynb", "--offset", "20001"]);
+    out.code(1);
+    assert!(
+        out.out
+            .contains("offset 20001 is past the end of many.ipynb (20000 cells)"),
+        "{}",
+        out.out
+    );
+}
+
+/// A notebook with a key twice (serde keeps the last, the byte-level edit would change the
+/// first) is refused by read and edit alike, and is left as it was.
+#[test]
+fn a_notebook_with_a_key_twice_is_refused_by_read_and_edit() {
+    let ws = Ws::new();
+    let cell = |id: &str, src: &str| code_cell(id, src, vec![]).to_string();
+    let top = format!(
+        "{{\"cells\": [{}], \"metadata\": {{}}, \"nbformat\": 4, \"nbformat_minor\": 5, \
+         \"cells\": [{}]}}",
+        cell("a", "x = 1"),
+        cell("b", "y = 2")
+    );
+    let in_cell = format!(
+        "{{\"cells\": [{}, {{\"cell_type\": \"code\", \"execution_count\": null, \"id\": \"d\", \
+         \"metadata\": {{}}, \"outputs\": [], \"source\": \"shown\", \"source\": \"hidden\"}}], \
+         \"metadata\": {{}}, \"nbformat\": 4, \"nbformat_minor\": 5}}",
+        cell("c", "z = 3")
+    );
+    for (name, text, why) in [
+        (
+            "top.ipynb",
+            &top,
+            "the key \"cells\" appears twice at its top level",
+        ),
+        (
+            "cell.ipynb",
+            &in_cell,
+            "cell.ipynb: cell 2: the key \"source\" appears twice",
+        ),
+    ] {
+        ws.write(name, text);
+        let out = ws.run(&["read-file", name]);
+        out.code(1);
+        assert!(
+            out.out.starts_with("Error: ") && out.out.contains(why),
+            "{}",
+            out.out
+        );
+        let out = ws.run(&[
+            "--groups",
+            "all",
+            "--no-freshness",
+            "notebook-edit",
+            name,
+            "--cell",
+            "1",
+            "--source",
+            "q = 0",
+        ]);
+        out.code(1);
+        assert!(out.out.contains(why), "{}", out.out);
+        assert_eq!(ws.read(name), text.as_bytes());
+    }
+}

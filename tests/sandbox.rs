@@ -210,6 +210,17 @@ fn protected_names_stay_read_only() {
          mv .git gone; rm -rf .git; echo x > .agent-state/new; exit 1",
     );
     assert!(text.contains("Read-only file system"), "{text}");
+    // The Note says why a write inside the root failed, and how git commits get through.
+    let note = text
+        .lines()
+        .find(|l| l.starts_with("Note: ran in the workspace-write sandbox"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        note.contains("protected names (.git, .agents, .codex, ...) are read-only even there")
+            && note.contains("deny_read paths look empty or missing")
+            && note.contains("exec.writable = [\".git\"]"),
+        "{note}"
+    );
     s.protected_untouched();
     assert!(!s.root.join(".agent-state/new").exists());
     assert!(!s.root.join("gone").exists());

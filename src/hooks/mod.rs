@@ -178,6 +178,17 @@ pub fn around<A>(
     // Post hooks, in order: each sees the tool's response; their reasons and context are
     // added for the model.
     let mut additions = Vec::new();
+    // The tags of the files the call wrote, to tell the model when a post hook (a formatter)
+    // changes one after the tool reported it: its next edit would fail freshness otherwise.
+    let written: Vec<(String, String)> = if post.is_empty() || result.is_err() {
+        Vec::new()
+    } else {
+        record
+            .changed
+            .iter()
+            .filter_map(|p| Some((p.clone(), tag_now(ctx, p)?)))
+            .collect()
+    };
     for hook in &post {
         let response = response_of(&result);
         let event = event(ctx, "PostToolUse", site.name, &input, Some(response));
@@ -204,7 +215,37 @@ pub fn around<A>(
             HookOutcome::Done(None) => {}
         }
     }
+    for (path, tag) in &written {
+        if tag_now(ctx, path).as_ref() != Some(tag) {
+            additions.push(format!(
+                "Note: a hook changed {path} after the tool wrote it; read it again before \
+                 editing."
+            ));
+        }
+    }
     record.finish(ctx, started, result, &additions)
+}
+
+/// Most bytes of a written file whose content tag [`around`] compares across the post hooks.
+const MAX_TAGGED_BYTES: u64 = 64 << 20;
+
+/// The content tag of the file `spelled` (as the call spelled it) now; `None` when it is not
+/// a readable regular file of at most [`MAX_TAGGED_BYTES`].
+fn tag_now(ctx: &Ctx, spelled: &str) -> Option<String> {
+    use std::io::Read as _;
+    let checked = ctx
+        .check_path(spelled, crate::workspace::policy::Access::Read)
+        .ok()?;
+    let file = ctx.fs.open_read(&checked).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_TAGGED_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_TAGGED_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= MAX_TAGGED_BYTES).then(|| crate::text::tag::content_tag(&bytes))
 }
 
 /// The error of a call a hook blocked: `blocked by hook <command>: <reason>` (exit 1).

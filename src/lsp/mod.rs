@@ -60,6 +60,9 @@ pub struct Settings {
     pub wait_ms: u64,
     /// Configured commands per language (`lsp.<language>.command`).
     pub commands: BTreeMap<String, Vec<String>>,
+    /// `trusted_workspaces` of the merged configuration: a known server found inside a
+    /// trusted workspace may run (see [`choose`]).
+    pub trusted_workspaces: Vec<PathBuf>,
 }
 
 impl Settings {
@@ -77,6 +80,7 @@ impl Settings {
                         .collect()
                 })
                 .unwrap_or_default(),
+            trusted_workspaces: config.trusted_workspaces.clone().unwrap_or_default(),
         }
     }
 }
@@ -118,17 +122,34 @@ fn display_name(argv: &[String]) -> String {
 }
 
 /// `program` found on `PATH` (or as given when it has a slash and exists).
-fn find_program(program: &str, path_var: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+///
+/// Only absolute `PATH` entries count (an empty or relative entry names the current folder,
+/// the workspace: a planted program must not run). `inside` is the workspace root when it is
+/// not trusted: a hit that resolves inside it is skipped too (`PATH=$PWD/bin:...`).
+fn find_program(
+    program: &str,
+    path_var: Option<&std::ffi::OsStr>,
+    inside: Option<&Path>,
+) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     };
+    let in_workspace = |p: &Path| {
+        inside.is_some_and(|root| {
+            let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+            real.starts_with(&real_root) || p.starts_with(root)
+        })
+    };
     if program.contains('/') {
-        return runnable(Path::new(program)).then(|| PathBuf::from(program));
+        let p = Path::new(program);
+        return (p.is_absolute() && runnable(p) && !in_workspace(p)).then(|| p.to_path_buf());
     }
     std::env::split_paths(path_var?)
+        .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(program))
-        .find(|p| runnable(p))
+        .find(|p| runnable(p) && !in_workspace(p))
 }
 
 /// A rustup proxy (`~/.cargo/bin/rust-analyzer`, a link to rustup) of a component that is not
@@ -190,11 +211,13 @@ pub fn choose(settings: &Settings, language: &str, root: &Path) -> Choice {
         return Choice::Off;
     }
     let path_var = std::env::var_os("PATH");
+    let trusted = crate::workspace::trust::is_trusted(&settings.trusted_workspaces, root);
+    let inside = (!trusted).then_some(root);
     for (lang, argv) in KNOWN_SERVERS {
         if *lang != language {
             continue;
         }
-        if let Some(found) = find_program(argv[0], path_var.as_deref())
+        if let Some(found) = find_program(argv[0], path_var.as_deref(), inside)
             && !is_broken_rustup_proxy(&found)
         {
             let mut argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();

@@ -35,6 +35,25 @@ pub fn parse(spelled: &str, text: &str) -> Result<Notebook, NbError> {
             "{spelled} is not a notebook: its JSON is not an object"
         ));
     };
+    // serde_json keeps the last of two equal keys; edits work on the raw bytes, which would
+    // then change a part the read never showed: such a file is refused.
+    let b = text.as_bytes();
+    if let Some(key) = duplicate_key(b, skip_ws(b, 0)) {
+        return Err(format!(
+            "{spelled} is not a notebook agtool can read safely: the key {key:?} appears twice \
+             at its top level (remove one)"
+        ));
+    }
+    if let Some((_, spans)) = cell_spans(b) {
+        for (i, span) in spans.iter().enumerate() {
+            if let Some(key) = duplicate_key(b, span.start) {
+                return Err(format!(
+                    "{spelled}: cell {}: the key {key:?} appears twice (remove one)",
+                    i + 1
+                ));
+            }
+        }
+    }
     match doc.get("nbformat").and_then(Value::as_u64) {
         Some(4) => {}
         Some(n) => {
@@ -320,9 +339,25 @@ fn summarise_output(out: &mut String, o: &Value) {
     }
 }
 
-/// Renders the whole notebook after the `[path#TAG]` header line: a summary line, then each
-/// cell.
-pub fn render(nb: &Notebook) -> String {
+/// Which part of a notebook [`render_page`] shows, and its output budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Page {
+    /// The first cell shown, 1-based.
+    pub first: usize,
+    /// Most cells shown.
+    pub max_cells: usize,
+    /// Most rendered lines (the budget a text read has).
+    pub max_lines: usize,
+    /// Most rendered bytes.
+    pub max_bytes: usize,
+}
+
+/// Renders cells `page.first..` after the `[path#TAG]` header line: the summary line, then
+/// whole cells while they fit `page`'s budget. A first cell larger than the budget alone is
+/// cut at a line boundary with `(cell N cut at the output limit: M more lines)`. When cells
+/// are left, the last line is `(K more cells; continue with offset=N)`.
+/// Errors: `page.first` past the last cell (`spelled` names the file).
+pub fn render_page(nb: &Notebook, spelled: &str, page: Page) -> Result<String, NbError> {
     let cells = nb.cells();
     let mut out = String::new();
     let _ = writeln!(
@@ -331,10 +366,68 @@ pub fn render(nb: &Notebook) -> String {
         crate::text::plural::count(cells.len(), "cell"),
         nb.language().map(|l| format!(", {l}")).unwrap_or_default()
     );
-    for (i, cell) in cells.iter().enumerate() {
-        render_cell(&mut out, i + 1, cell);
+    if cells.is_empty() && page.first <= 1 {
+        return Ok(out);
     }
-    out
+    if page.first == 0 || page.first > cells.len() {
+        return Err(format!(
+            "offset {} is past the end of {spelled} ({})",
+            page.first,
+            crate::text::plural::count(cells.len(), "cell")
+        ));
+    }
+    let start = page.first - 1;
+    let end = cells.len().min(start.saturating_add(page.max_cells.max(1)));
+    let (mut lines, mut bytes) = (0usize, 0usize);
+    let mut next = end;
+    for (i, cell) in cells.iter().enumerate().take(end).skip(start) {
+        let mut one = String::new();
+        render_cell(&mut one, i + 1, cell);
+        let n = one.lines().count();
+        if lines + n <= page.max_lines && bytes + one.len() <= page.max_bytes {
+            out.push_str(&one);
+            lines += n;
+            bytes += one.len();
+            continue;
+        }
+        if i == start {
+            // This cell alone is over the budget: its first lines.
+            let (mut kept, mut cut_at) = (0usize, 0usize);
+            for line in one.split_inclusive('\n') {
+                if kept + 1 > page.max_lines || cut_at + line.len() > page.max_bytes {
+                    break;
+                }
+                kept += 1;
+                cut_at += line.len();
+            }
+            if kept == 0 {
+                out.push_str(crate::text::render::cut_at_boundary(&one, page.max_bytes));
+                out.push('\n');
+                kept = 1;
+            } else {
+                out.push_str(&one[..cut_at]);
+            }
+            let _ = writeln!(
+                out,
+                "(cell {} cut at the output limit: {})",
+                i + 1,
+                crate::text::plural::count(n.saturating_sub(kept), "more line")
+            );
+            next = i + 1;
+        } else {
+            next = i;
+        }
+        break;
+    }
+    if next < cells.len() {
+        let _ = writeln!(
+            out,
+            "({}; continue with offset={})",
+            crate::text::plural::count(cells.len() - next, "more cell"),
+            next + 1
+        );
+    }
+    Ok(out)
 }
 
 // ---- byte spans -------------------------------------------------------------------------
@@ -436,6 +529,37 @@ pub fn cell_spans(b: &[u8]) -> Option<(Range<usize>, Vec<Range<usize>>)> {
         if b.get(i) == Some(&b',') {
             i += 1;
         }
+    }
+}
+
+/// The first key that appears twice among the keys of the JSON object starting at `at` (its
+/// `{`), or `None` (also when `at` is not an object). `b` is valid JSON.
+fn duplicate_key(b: &[u8], at: usize) -> Option<String> {
+    if b.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut i = at + 1;
+    loop {
+        i = skip_ws(b, i);
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, i)?;
+        let key: String = serde_json::from_slice(&b[i..key_end]).ok()?;
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        i = skip_ws(b, value_end(b, i)?);
+        if !seen.insert(key.clone()) {
+            return Some(key);
+        }
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i += 1;
     }
 }
 

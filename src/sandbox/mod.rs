@@ -376,7 +376,8 @@ pub fn note_for(ctx: &Ctx) -> Option<String> {
     (settings.mode != Mode::Off).then(|| note(ctx, &settings))
 }
 
-/// The `Note:` line after a failed command (spec 08): the mode, what it allows, the keys.
+/// The `Note:` line after a failed command (spec 08): the mode, what it allows, that protected
+/// names stay read-only inside the write roots and `deny_read` paths look empty, the keys.
 fn note(ctx: &Ctx, settings: &Settings) -> String {
     let mut writes: Vec<String> = Vec::new();
     if settings.mode == Mode::WorkspaceWrite {
@@ -394,13 +395,20 @@ fn note(ctx: &Ctx, settings: &Settings) -> String {
         keys.push("exec.network");
     }
     keys.push("exec.sandbox");
+    let mut names = ctx.policy.protected_names();
+    if names.len() > 3 {
+        names.truncate(3);
+        names.push("...".into());
+    }
     format!(
-        "Note: ran in the {} sandbox (writes: {}; network {}); a \"Permission denied\", \
-         \"Operation not permitted\" or \"Read-only file system\" outside those may be the \
-         sandbox: {}",
+        "Note: ran in the {} sandbox (writes: {}; network {}); protected names ({}) are \
+         read-only even there and deny_read paths look empty or missing; a \"Permission \
+         denied\", \"Operation not permitted\" or \"Read-only file system\" may be the \
+         sandbox: {} (git commits need exec.writable = [\".git\"])",
         settings.mode.name(),
         writes.join(", "),
         if settings.network { "on" } else { "off" },
+        names.join(", "),
         keys.join(", ")
     )
 }

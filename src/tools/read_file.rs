@@ -78,11 +78,11 @@ pub struct ReadFileArgs {
     #[arg(long)]
     #[schemars(length(max = 64))]
     pub pages: Option<String>,
-    /// First line to show, 1-based (default 1).
+    /// First line to show, 1-based (default 1); for a notebook, the first cell.
     #[arg(long)]
     #[schemars(range(min = 1))]
     pub offset: Option<u64>,
-    /// Most lines to show (default 2000).
+    /// Most lines to show (default 2000); for a notebook, most cells.
     #[arg(long)]
     #[schemars(range(min = 1))]
     pub limit: Option<u64>,
@@ -115,7 +115,8 @@ says how to continue), tail for the end of a log, anchors: true to get `<n>:<hh>
 edit_lines, and mode: indentation with indentation.anchor_line to see the code block around a line. \
 A directory path returns its listing. Images (png, jpg, gif, webp, bmp) come back as images you can \
 see; PDFs as text per page (pages: \"3-5\", default the first 20); notebooks (.ipynb) as cells \
-`[cell 3 · code · id=ab12]` with outputs summarised (edit them with notebook_edit). Several files \
+`[cell 3 · code · id=ab12]` with outputs summarised, paged like text with offset/limit counting \
+cells (edit them with notebook_edit). Several files \
 at once: paths: [\"a.rs\", \"src/*.rs\"] (at most 50), each with its own header or Error: line.",
         examples: "  agtool read-file src/lib.rs\n  agtool read-file src/lib.rs --offset 40 --limit 20\n  agtool read-file app.log --tail 100\n  agtool read-file src/lib.rs --anchors true\n  agtool read-file screenshot.png\n  agtool read-file paper.pdf --pages 3-5\n  agtool read-file --paths src/lib.rs 'src/tools/*.rs'",
         group: Group::Files,

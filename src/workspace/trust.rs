@@ -128,6 +128,13 @@ pub fn user_config_path() -> Option<PathBuf> {
         .map(|dir| dir.join("agtool/config.toml"))
 }
 
+/// Whether `trusted_workspaces` (the merged configuration's value) names the workspace
+/// `root` (canonical). A workspace's own file never sets that key (it is taken back unless
+/// trusted), so the merged value is the user's or the host's.
+pub fn is_trusted(trusted_workspaces: &[PathBuf], root: &Path) -> bool {
+    lists_workspace(Some(trusted_workspaces), root)
+}
+
 /// Whether `list` (a `trusted_workspaces` value) names `root` (canonical): entries are
 /// absolute or `~/...`, compared after resolving symlinks; relative entries never match.
 fn lists_workspace(list: Option<&[PathBuf]>, root: &Path) -> bool {

@@ -53,13 +53,17 @@ fn read_kind(
         ("indentation", args.indentation.is_some()),
         ("anchors", args.anchors == Some(true)),
     ];
+    // Notebooks page by cells: offset and limit count cells.
+    let pages_cells = |name: &str| kind == Kind::Notebook && matches!(name, "offset" | "limit");
     if args.paths.is_none()
-        && let Some((name, _)) = text_only.iter().find(|(_, set)| *set)
+        && let Some((name, _)) = text_only
+            .iter()
+            .find(|(name, set)| *set && !pages_cells(name))
     {
         let what = match kind {
             Kind::Image => "an image",
             Kind::Pdf => "a PDF (use pages)",
-            _ => "a notebook (it is shown whole)",
+            _ => "a notebook (offset and limit count its cells)",
         };
         return Err(ToolError::usage(format!(
             "{name} applies to text files; {spelled} is {what}"
@@ -127,8 +131,19 @@ fn read_kind(
                 ToolError::refused(format!("{spelled} is not a notebook: it is not UTF-8 text"))
             })?;
             let nb = notebook::parse(spelled, text).map_err(ToolError::refused)?;
-            Output::text(format!("[{spelled}#{tag}] {}", notebook::render(&nb)))
-                .with("cells", nb.cells().len())
+            // One page of cells, within the budget a text read has.
+            let (first, max_cells) = match args.paths {
+                None => (args.offset.unwrap_or(1), args.limit.unwrap_or(u64::MAX)),
+                Some(_) => (1, u64::MAX),
+            };
+            let page = notebook::Page {
+                first: usize::try_from(first).unwrap_or(usize::MAX),
+                max_cells: usize::try_from(max_cells).unwrap_or(usize::MAX),
+                max_lines: super::DEFAULT_LIMIT as usize,
+                max_bytes: NOTEBOOK_MAX_BYTES,
+            };
+            let shown = notebook::render_page(&nb, spelled, page).map_err(ToolError::refused)?;
+            Output::text(format!("[{spelled}#{tag}] {shown}")).with("cells", nb.cells().len())
         }
         Kind::Text => unreachable!("text files are read by read_file itself"),
     };
@@ -137,6 +152,11 @@ fn read_kind(
         seen,
     ))
 }
+
+/// Most bytes of one notebook read: what a text read of [`super::DEFAULT_LIMIT`] lines of
+/// [`crate::text::render::MAX_LINE_BYTES`] can show.
+const NOTEBOOK_MAX_BYTES: usize =
+    super::DEFAULT_LIMIT as usize * crate::text::render::MAX_LINE_BYTES;
 
 /// Largest notebook read: the body limit every text argument has.
 fn notebook_cap() -> u64 {
