@@ -86,7 +86,11 @@ fn null_members_are_absent_and_whole_floats_are_integers() {
     // A field sent as null is missing: read_file then has neither path nor paths.
     let out = ws.call("read_file", &json!({"path": null}));
     out.code(2);
-    assert!(out.err.contains("give path (one file) or paths"), "{}", out.err);
+    assert!(
+        out.err.contains("give path (one file) or paths"),
+        "{}",
+        out.err
+    );
 }
 
 #[test]
