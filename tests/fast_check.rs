@@ -130,7 +130,8 @@ fn fast_check_accepts_common_valid_arguments() {
         &json!({"path": "a", "mode": "indentation", "indentation": {"anchor_line": 2}})
     ));
     assert!(!certainly_valid(s, &json!({"path": "a", "offset": 0})));
-    assert!(!certainly_valid(s, &json!({"offset": 1})));
+    // path is optional since paths exists (issue 20): a wrong type is still refused.
+    assert!(!certainly_valid(s, &json!({"path": 1, "offset": 1})));
     assert!(!certainly_valid(s, &json!({"path": "a", "x": 1})));
     assert!(!certainly_valid(
         s,
