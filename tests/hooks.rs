@@ -949,3 +949,48 @@ fn hooks_from_an_untrusted_workspace_config_are_ignored() {
     assert!(r.err.contains("ignoring hooks"), "{}", r.err);
     assert!(!log.exists());
 }
+
+/// Folder searches leave out what a deny rule for the tool matches, as they leave out
+/// deny_read names: grep, glob, list_dir and read_file's `paths` globs never show
+/// `secret/k.env` or a denied `.env` (tester finding 1).
+#[test]
+fn deny_rules_hide_paths_from_folder_searches() {
+    let h = Host::new(
+        "[[rules]]\naction = \"deny\"\npaths = [\"secret/\", \"conf.env\"]\n\
+         [[rules]]\naction = \"deny\"\ntools = [\"write_file\"]\npaths = [\"open/\"]\n",
+    );
+    h.ws.write("secret/k.env", "TOPSECRET=1\n")
+        .write(".hid/conf.env", "TOPSECRET=2\n")
+        .write("open/a.txt", "TOPSECRET=3\n")
+        .write("b.txt", "TOPSECRET=4\n");
+    let grep = h.call(
+        "grep",
+        &json!({"pattern": "TOPSECRET", "output": "content"}),
+    );
+    grep.code(0);
+    assert!(!grep.out.contains("secret/k.env"), "{}", grep.out);
+    assert!(grep.out.contains("b.txt"), "{}", grep.out);
+    // A deny rule for another tool hides nothing from grep.
+    assert!(grep.out.contains("open/a.txt"), "{}", grep.out);
+    let hidden = h.call(
+        "grep",
+        &json!({"pattern": "TOPSECRET", "output": "content", "hidden": true}),
+    );
+    hidden.code(0);
+    assert!(!hidden.out.contains("conf.env"), "{}", hidden.out);
+    assert!(!hidden.out.contains("TOPSECRET=1"), "{}", hidden.out);
+    let glob = h.call("glob", &json!({"pattern": "**/*", "hidden": true}));
+    assert!(!glob.out.contains("k.env"), "{}", glob.out);
+    assert!(!glob.out.contains("conf.env"), "{}", glob.out);
+    assert!(glob.out.contains("b.txt"), "{}", glob.out);
+    let list = h.call("list_dir", &json!({"path": ".", "depth": 3}));
+    assert!(!list.out.contains("secret"), "{}", list.out);
+    assert!(!list.out.contains("conf.env"), "{}", list.out);
+    assert!(list.out.contains("b.txt"), "{}", list.out);
+    let many = h.call("read_file", &json!({"paths": ["**/*.env", "*.txt"]}));
+    assert!(!many.out.contains("TOPSECRET=1"), "{}", many.out);
+    assert!(many.out.contains("TOPSECRET=4"), "{}", many.out);
+    // Naming the folder is refused, as before.
+    h.call("grep", &json!({"pattern": "TOPSECRET", "path": "secret"}))
+        .code(1);
+}

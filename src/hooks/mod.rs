@@ -16,13 +16,16 @@ pub mod command;
 pub mod rules;
 pub mod trace;
 
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::workspace::config::HookConfig;
-use crate::workspace::context::Ctx;
+use crate::workspace::context::{Ctx, RuleHidden};
 use command::{HookOutcome, HookRun};
 use rules::{Decision, Ruleset};
 
@@ -59,6 +62,30 @@ pub fn active(ctx: &Ctx) -> bool {
             || h.post_tool_use.as_ref().is_some_and(|v| !v.is_empty())
     });
     hooks || c.rules.as_ref().is_some_and(|r| !r.is_empty()) || trace::file(ctx).is_some()
+}
+
+/// The [`RuleHidden`] of `ctx`'s rules: which walked entries a folder search by a tool (of
+/// `sites`, every tool with its group) leaves out because a `deny` rule for it matches their
+/// path ([`Ruleset::hides`]). None when no deny rule has `paths`, or when the rules do not
+/// compile (the call then fails in [`around`] with the configuration error).
+pub fn rule_hidden(ctx: &Ctx, known: &dyn Fn(&str) -> bool, sites: &[Site]) -> Option<RuleHidden> {
+    let rules = ctx.config.rules.as_ref()?;
+    if !rules
+        .iter()
+        .any(|r| r.action == "deny" && r.paths.is_some())
+    {
+        return None;
+    }
+    let ruleset = Ruleset::from_config(ctx, known).ok()?;
+    let root = ctx.root.clone();
+    let groups: HashMap<&'static str, &'static str> =
+        sites.iter().map(|s| (s.name, s.group)).collect();
+    Some(Arc::new(move |tool: &str, abs: &Path, is_dir: bool| {
+        let Some((&name, &group)) = groups.get_key_value(tool) else {
+            return false;
+        };
+        ruleset.hides(&root, Site { name, group }, abs, is_dir)
+    }))
 }
 
 /// What a tool needs for [`around`]: its JSON arguments validated and parsed (`prepare`), what
