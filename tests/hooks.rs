@@ -994,3 +994,44 @@ fn deny_rules_hide_paths_from_folder_searches() {
     h.call("grep", &json!({"pattern": "TOPSECRET", "path": "secret"}))
         .code(1);
 }
+
+/// The trace, its lock and the rotation's `.1` are never followed through a symlink: a
+/// planted `trace.jsonl -> victim` is not appended to, `trace.jsonl.lock -> newfile` creates
+/// nothing, and the call goes on with a note (tester finding 2).
+#[test]
+fn the_trace_never_follows_symlinks() {
+    let h = Host::new("[trace]\nfile = \".agent-state/trace.jsonl\"\n");
+    h.ws.write("a.txt", "a\n");
+    let state = h.path(".agent-state");
+    std::fs::create_dir_all(&state).unwrap();
+    let victim = h.ws.base.join("victim");
+    std::fs::write(&victim, "keep\n").unwrap();
+    let newfile = h.ws.base.join("newfile");
+    std::os::unix::fs::symlink(&newfile, state.join("trace.jsonl.lock")).unwrap();
+    std::os::unix::fs::symlink(&victim, state.join("trace.jsonl")).unwrap();
+    let r = h.call("read_file", &json!({"path": "a.txt"}));
+    r.code(0);
+    assert!(
+        r.err.contains("symlink") || r.out.contains("symlink"),
+        "{r:?}"
+    );
+    assert!(!newfile.exists(), "the lock link was followed");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+    // The lock is a real file, the trace a link: still not followed.
+    std::fs::remove_file(state.join("trace.jsonl.lock")).unwrap();
+    h.call("read_file", &json!({"path": "a.txt"})).code(0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+    // A full trace is not rotated onto a `.1` link.
+    std::fs::remove_file(state.join("trace.jsonl")).unwrap();
+    let old = "{\"tool\":\"x\"}\n".repeat(10 * 1024 * 1024 / 13 + 1);
+    std::fs::write(state.join("trace.jsonl"), &old).unwrap();
+    std::os::unix::fs::symlink(&victim, state.join("trace.jsonl.1")).unwrap();
+    h.call("read_file", &json!({"path": "a.txt"})).code(0);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+    assert!(
+        std::fs::symlink_metadata(state.join("trace.jsonl.1"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
