@@ -1083,3 +1083,31 @@ fn an_untrusted_workspace_cannot_redefine_tools_or_allow() {
     assert!(!r.out.contains("allow by rule"), "{}", r.out);
     assert!(r.err.contains("allow rules"), "{}", r.err);
 }
+
+/// A rule on `*.lock` sees the files inside a folder that copy_path, move_path or
+/// delete_path carries or deletes whole: `deny` refuses, `ask` asks (tester finding 5).
+#[test]
+fn folder_operations_check_the_files_inside_against_the_rules() {
+    let h = Host::new(LOCK_RULE);
+    h.ws.write("d1/sub/x.lock", "locked\n")
+        .write("d1/a.txt", "a\n");
+    let r = h.run(&["copy-path", "d1", "d2", "--recursive"]);
+    r.code(1);
+    assert!(r.out.contains("sub/x.lock"), "{}", r.out);
+    assert!(!h.path("d2").exists());
+    h.run(&["move-path", "d1", "d3"]).code(1);
+    assert!(h.path("d1/sub/x.lock").exists());
+    h.run(&["delete-path", "d1", "--recursive"]).code(1);
+    assert!(h.path("d1/sub/x.lock").exists());
+    // A folder without such files goes.
+    h.ws.write("e1/a.txt", "a\n");
+    h.run(&["copy-path", "e1", "e2", "--recursive"]).code(0);
+    h.run(&["delete-path", "e2", "--recursive"]).code(0);
+    // ask: the copy's new lock file asks.
+    let ask = Host::new("[[rules]]\naction = \"ask\"\npaths = [\"*.lock\"]\n");
+    ask.ws.write("d1/x.lock", "locked\n");
+    let r = ask.run(&["copy-path", "d1", "d2", "--recursive"]);
+    r.code(3);
+    assert!(r.out.contains("d2/x.lock"), "{}", r.out);
+    assert!(!ask.path("d2").exists());
+}

@@ -150,6 +150,13 @@ impl Ruleset {
         })
     }
 
+    /// Whether a `deny` or `ask` rule with `paths` is for the tool of `site`.
+    pub fn has_path_rules(&self, site: Site) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.action > Action::Allow && r.paths.is_some() && r.for_tool(site))
+    }
+
     /// Every rule that applies to the call, in order, as a decision each.
     pub fn explain(&self, ctx: &Ctx, site: Site, t: &Touches) -> Vec<Decision> {
         self.rules
