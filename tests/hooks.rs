@@ -112,6 +112,8 @@ fn tool_args(tool: &str, n: &str) -> Value {
         "write_stdin" => json!({"session_id": 999, "chars": ""}),
         "web_fetch" => json!({"url": "http://127.0.0.1:9/"}),
         "skill" => json!({"name": "demo"}),
+        "diagnostics" => json!({"paths": ["a.txt"]}),
+        "notebook_edit" => json!({"path": "nb.ipynb", "cell": 0, "source": "x"}),
         "notes_list" => json!({}),
         "notes_read" => json!({"name": "n"}),
         "notes_write" => json!({"name": "n", "content": "note"}),
@@ -160,7 +162,17 @@ fn check_event(e: &Value, name: &str, tool: &str, root: &Path) {
     assert_eq!(e["tool_name"], tool, "{e}");
     assert!(e["tool_input"].is_object(), "{e}");
     assert!(e["cwd"].is_string(), "{e}");
-    assert_eq!(e["session_id"], "default", "{e}");
+    // The MCP server gives each session its own agent id (`mcp-<hex>`).
+    if e["face"] == "mcp" {
+        assert!(
+            e["session_id"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("mcp-")),
+            "{e}"
+        );
+    } else {
+        assert_eq!(e["session_id"], "default", "{e}");
+    }
     assert_eq!(e["workspace"], root.display().to_string(), "{e}");
     if name == "PostToolUse" {
         let r = &e["tool_response"];
