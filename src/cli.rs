@@ -177,6 +177,14 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
                 "mcp" => "mcp",
                 _ => "cli",
             };
+            let sites: Vec<crate::hooks::Site> = tools::registry()
+                .iter()
+                .map(|t| crate::hooks::Site {
+                    name: t.name,
+                    group: t.meta.group.name(),
+                })
+                .collect();
+            ctx.rule_hidden = crate::hooks::rule_hidden(&ctx, &tools::is_tool_or_group, &sites);
             ctx
         }
         Err(e) => return print_result(settings.json, Err(ToolError::usage(e))),

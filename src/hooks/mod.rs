@@ -16,13 +16,16 @@ pub mod command;
 pub mod rules;
 pub mod trace;
 
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::workspace::config::HookConfig;
-use crate::workspace::context::Ctx;
+use crate::workspace::context::{Ctx, RuleHidden};
 use command::{HookOutcome, HookRun};
 use rules::{Decision, Ruleset};
 
@@ -59,6 +62,30 @@ pub fn active(ctx: &Ctx) -> bool {
             || h.post_tool_use.as_ref().is_some_and(|v| !v.is_empty())
     });
     hooks || c.rules.as_ref().is_some_and(|r| !r.is_empty()) || trace::file(ctx).is_some()
+}
+
+/// The [`RuleHidden`] of `ctx`'s rules: which walked entries a folder search by a tool (of
+/// `sites`, every tool with its group) leaves out because a `deny` rule for it matches their
+/// path ([`Ruleset::hides`]). None when no deny rule has `paths`, or when the rules do not
+/// compile (the call then fails in [`around`] with the configuration error).
+pub fn rule_hidden(ctx: &Ctx, known: &dyn Fn(&str) -> bool, sites: &[Site]) -> Option<RuleHidden> {
+    let rules = ctx.config.rules.as_ref()?;
+    if !rules
+        .iter()
+        .any(|r| r.action == "deny" && r.paths.is_some())
+    {
+        return None;
+    }
+    let ruleset = Ruleset::from_config(ctx, known).ok()?;
+    let root = ctx.root.clone();
+    let groups: HashMap<&'static str, &'static str> =
+        sites.iter().map(|s| (s.name, s.group)).collect();
+    Some(Arc::new(move |tool: &str, abs: &Path, is_dir: bool| {
+        let Some((&name, &group)) = groups.get_key_value(tool) else {
+            return false;
+        };
+        ruleset.hides(&root, Site { name, group }, abs, is_dir)
+    }))
 }
 
 /// What a tool needs for [`around`]: its JSON arguments validated and parsed (`prepare`), what
@@ -154,9 +181,20 @@ pub fn around<A>(
             Err(e)
         }
         Ok(args) => {
-            let touches = touches_of(&args);
+            let mut touches = touches_of(&args);
             record.changed = touches.writes.clone();
-            let mut decision = ruleset.decide(ctx, site, &touches);
+            let mut decision = match folder_entries(ctx, site, &mut touches) {
+                Ok(()) => ruleset.decide(ctx, site, &touches),
+                Err(folder) if ruleset.has_path_rules(site) => Decision {
+                    action: rules::Action::Deny,
+                    source: Some("the rules".into()),
+                    what: format!("the folder {folder}"),
+                    reason: format!(
+                        "it holds more than {MAX_FOLDER_ENTRIES} entries, too many to check                          each against the path rules; work on smaller folders"
+                    ),
+                },
+                Err(_) => ruleset.decide(ctx, site, &touches),
+            };
             if let Some(reason) = ask_reason.take()
                 && decision.action < rules::Action::Ask
             {
@@ -246,6 +284,67 @@ fn tag_now(ctx: &Ctx, spelled: &str) -> Option<String> {
         .read_to_end(&mut bytes)
         .ok()?;
     (bytes.len() as u64 <= MAX_TAGGED_BYTES).then(|| crate::text::tag::content_tag(&bytes))
+}
+
+/// Most entries [`folder_entries`] looks at in the folders of one call.
+pub const MAX_FOLDER_ENTRIES: usize = 10_000;
+
+/// For the tools that carry or delete a whole folder (copy_path, move_path, delete_path):
+/// adds every entry inside a folder they touch to `t`, so a rule on `*.lock` sees
+/// `d1/x.lock` (tester finding 5). A copy's or move's entries are added both where they are
+/// (read for a copy, written for a move) and where they will be under the destination
+/// (written). Symlinks are listed, never entered. `Err(folder)`: a folder holds more than
+/// [`MAX_FOLDER_ENTRIES`] entries (not all were added).
+fn folder_entries(ctx: &Ctx, site: Site, t: &mut Touches) -> Result<(), String> {
+    let (source, destination, source_written) = match site.name {
+        "copy_path" => (t.reads.first(), t.writes.first(), false),
+        "move_path" => (t.writes.first(), t.writes.get(1), true),
+        "delete_path" => (t.writes.first(), None, true),
+        _ => return Ok(()),
+    };
+    let Some(source) = source.cloned() else {
+        return Ok(());
+    };
+    let destination = destination.cloned();
+    let top = ctx.cwd.join(&source);
+    if !std::fs::symlink_metadata(&top).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    // Where the destination folder's copy lands: in it when it is an existing folder.
+    let landing = destination.map(|d| {
+        let into = std::fs::symlink_metadata(ctx.cwd.join(&d)).is_ok_and(|m| m.is_dir());
+        match (into, Path::new(&source).file_name()) {
+            (true, Some(name)) => Path::new(&d).join(name),
+            _ => Path::new(&d).to_path_buf(),
+        }
+    });
+    let mut stack = vec![std::path::PathBuf::new()];
+    let mut seen = 0usize;
+    while let Some(rel) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(top.join(&rel)) else {
+            continue;
+        };
+        for entry in list.flatten() {
+            seen += 1;
+            if seen > MAX_FOLDER_ENTRIES {
+                return Err(source);
+            }
+            let rel = rel.join(entry.file_name());
+            let spelled = Path::new(&source).join(&rel).to_string_lossy().into_owned();
+            if source_written {
+                t.writes.push(spelled);
+            } else {
+                t.reads.push(spelled);
+            }
+            if let Some(d) = &landing {
+                t.writes.push(d.join(&rel).to_string_lossy().into_owned());
+            }
+            if entry.file_type().is_ok_and(|f| f.is_dir()) {
+                stack.push(rel);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The error of a call a hook blocked: `blocked by hook <command>: <reason>` (exit 1).

@@ -134,6 +134,29 @@ impl Ruleset {
             })
     }
 
+    /// Whether a folder search by `site` (grep, glob, list_dir, read_file's `paths` globs)
+    /// must leave out the walked entry `abs` (absolute; `is_dir` when a folder): a `deny` rule
+    /// for that tool whose `paths` match it, as a deny-read name is left out (spec 10
+    /// "Rules"). A rule with `argv_prefix` or `hosts` never applies to a search.
+    pub fn hides(&self, root: &Path, site: Site, abs: &Path, is_dir: bool) -> bool {
+        self.rules.iter().any(|r| {
+            r.action == Action::Deny
+                && r.argv_prefix.is_none()
+                && r.hosts.is_none()
+                && r.for_tool(site)
+                && r.paths
+                    .as_ref()
+                    .is_some_and(|(i, o)| matches_abs(root, abs, is_dir, i, o))
+        })
+    }
+
+    /// Whether a `deny` or `ask` rule with `paths` is for the tool of `site`.
+    pub fn has_path_rules(&self, site: Site) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.action > Action::Allow && r.paths.is_some() && r.for_tool(site))
+    }
+
     /// Every rule that applies to the call, in order, as a decision each.
     pub fn explain(&self, ctx: &Ctx, site: Site, t: &Touches) -> Vec<Decision> {
         self.rules
@@ -203,12 +226,17 @@ fn compile(
 }
 
 impl Compiled {
-    fn applies(&self, ctx: &Ctx, site: Site, t: &Touches) -> Option<Decision> {
-        if let Some(tools) = &self.tools
-            && !tools
+    /// Whether the rule's `tools` hold the tool (absent: every tool).
+    fn for_tool(&self, site: Site) -> bool {
+        self.tools.as_ref().is_none_or(|tools| {
+            tools
                 .iter()
                 .any(|n| n == site.name || n == site.group || n == "all")
-        {
+        })
+    }
+
+    fn applies(&self, ctx: &Ctx, site: Site, t: &Touches) -> Option<Decision> {
+        if !self.for_tool(site) {
             return None;
         }
         let mut what = Vec::new();
@@ -284,18 +312,29 @@ fn path_matches(ctx: &Ctx, p: &str, inside: &Gitignore, outside: &Gitignore) -> 
     {
         forms.push(r);
     }
-    forms.iter().any(|abs| {
-        let is_dir = abs.is_dir();
-        match abs.strip_prefix(&ctx.root) {
-            Ok(rel) if !rel.as_os_str().is_empty() => {
-                inside.matched_path_or_any_parents(rel, is_dir).is_ignore()
-            }
-            Ok(_) => false,
-            Err(_) => outside
-                .matched_path_or_any_parents(abs.strip_prefix("/").unwrap_or(abs), is_dir)
-                .is_ignore(),
+    forms
+        .iter()
+        .any(|abs| matches_abs(&ctx.root, abs, abs.is_dir(), inside, outside))
+}
+
+/// Whether the absolute path `abs` matches the globs: relative to `root` inside it, from `/`
+/// outside it; the root itself never matches.
+fn matches_abs(
+    root: &Path,
+    abs: &Path,
+    is_dir: bool,
+    inside: &Gitignore,
+    outside: &Gitignore,
+) -> bool {
+    match abs.strip_prefix(root) {
+        Ok(rel) if !rel.as_os_str().is_empty() => {
+            inside.matched_path_or_any_parents(rel, is_dir).is_ignore()
         }
-    })
+        Ok(_) => false,
+        Err(_) => outside
+            .matched_path_or_any_parents(abs.strip_prefix("/").unwrap_or(abs), is_dir)
+            .is_ignore(),
+    }
 }
 
 /// `p` without `.` and with `..` applied, lexically.

@@ -12,6 +12,11 @@
 //! parallel processes never interleave; writers hold a shared `flock` on `<file>.lock` while
 //! they open and write, and the rotation (rename to `<file>.1`) holds it exclusively, so no
 //! line goes to a file being renamed away.
+//!
+//! Symlinks: the trace, its lock and the rotation's `.1` are never followed (a workspace could
+//! otherwise plant `trace.jsonl -> /some/victim` and have agtool append to it, or create a file
+//! where a link points): they are opened with `O_NOFOLLOW`, and a symlink in their place is
+//! refused with a note; the call itself goes on.
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
@@ -176,34 +181,58 @@ pub fn append(path: &Path, line: &str) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
     }
     let lock_path = lock_path(path);
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .open(&lock_path)?;
+    let lock = no_follow(
+        OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600),
+        &lock_path,
+    )?;
     flock(&lock, FlockOperation::LockShared)?;
-    let full = std::fs::metadata(path).is_ok_and(|m| m.len() >= ROTATE_BYTES);
-    if full {
+    let size = |p: &Path| std::fs::symlink_metadata(p).map(|m| m.len()).unwrap_or(0);
+    if size(path) >= ROTATE_BYTES {
         // Upgrade: release, take it alone, look again (another writer may have rotated).
         flock(&lock, FlockOperation::LockExclusive)?;
-        if std::fs::metadata(path).is_ok_and(|m| m.len() >= ROTATE_BYTES) {
+        if size(path) >= ROTATE_BYTES {
             let mut old = path.as_os_str().to_owned();
             old.push(".1");
-            std::fs::rename(path, PathBuf::from(old))?;
+            let old = PathBuf::from(old);
+            for p in [path, old.as_path()] {
+                if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
+                    return Err(symlink_refused(p));
+                }
+            }
+            std::fs::rename(path, old)?;
         }
         flock(&lock, FlockOperation::LockShared)?;
     }
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .open(path)?;
+    let mut f = no_follow(
+        OpenOptions::new().create(true).append(true).mode(0o600),
+        path,
+    )?;
     let n = f.write(line.as_bytes())?;
     if n != line.len() {
         return Err(std::io::Error::other("the trace line was written in part"));
     }
     Ok(())
+}
+
+/// Opens `path` with `opts` and `O_NOFOLLOW`: a symlink in its place is an error naming it.
+fn no_follow(opts: &mut OpenOptions, path: &Path) -> std::io::Result<std::fs::File> {
+    opts.custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => symlink_refused(path),
+            _ => e,
+        })
+}
+
+fn symlink_refused(path: &Path) -> std::io::Error {
+    std::io::Error::other(format!(
+        "{} is a symlink, and the trace never follows one (remove it)",
+        path.display()
+    ))
 }
 
 fn lock_path(path: &Path) -> PathBuf {

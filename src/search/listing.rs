@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 
 use crate::error::{Output, ToolError, ToolResult};
-use crate::search::walk::{Base, describe_walk_error, still_a_folder};
+use crate::search::walk::{Base, WalkRules, describe_walk_error, still_a_folder};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
@@ -45,15 +45,15 @@ fn cut_name(name: &str) -> &str {
 }
 
 /// The listing of a checked folder (also used by read-file for a directory). `offset`,
-/// `limit` and `depth` are ≥ 1 (the schema enforces it).
+/// `limit` and `depth` are ≥ 1 (the schema enforces it); `rules` say which entries are left
+/// out, as for the walk of glob and grep.
 pub fn listing(
     ctx: &Ctx,
     dir: &CheckedPath,
     offset: u64,
     limit: u64,
     depth: u64,
-    hidden: bool,
-    ignored: bool,
+    rules: WalkRules,
 ) -> ToolResult {
     // The folder as a handle: the walk enters only folders that are real folders reached
     // through it, and every entry shown is looked up through it (search::walk, "Races").
@@ -66,19 +66,20 @@ pub fn listing(
     let mut builder = ignore::WalkBuilder::new(&dir.real);
     builder
         .max_depth(Some(depth as usize))
-        .hidden(!hidden)
+        .hidden(!rules.hidden)
         .follow_links(false)
         .sort_by_file_name(|a: &OsStr, b: &OsStr| a.cmp(b))
         // Inside a repository, gitignore files above its root do not apply (the walk rules
         // glob and grep share, spec 02).
         .require_git(crate::search::walk::in_git_repository(&dir.real))
-        .git_ignore(!ignored)
-        .git_exclude(!ignored)
-        .git_global(!ignored)
-        .ignore(!ignored)
-        .parents(!ignored);
+        .git_ignore(!rules.ignored)
+        .git_exclude(!rules.ignored)
+        .git_global(!rules.ignored)
+        .ignore(!rules.ignored)
+        .parents(!rules.ignored);
     let policy = ctx.policy.clone();
     let real = dir.real.clone();
+    let rule_hidden = crate::search::walk::rule_hidden(ctx, &base, rules.tool);
     // `.git` is listed but never expanded; deny-read names are neither listed nor entered.
     builder.filter_entry(move |e| {
         let in_git = e
@@ -91,6 +92,9 @@ pub fn listing(
             return false;
         }
         let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+        if e.depth() > 0 && rule_hidden.as_ref().is_some_and(|h| h(e.path(), is_dir)) {
+            return false;
+        }
         e.depth() == 0 || !is_dir || still_a_folder(&fence, &real, e.path())
     });
     let mut entries: Vec<String> = Vec::new();

@@ -43,6 +43,9 @@ pub struct WalkRules {
     pub hidden: bool,
     /// Include entries matched by ignore rules.
     pub ignored: bool,
+    /// The searching tool's name: entries a `deny` rule for it matches are left out
+    /// ([`Ctx::rule_hidden`], spec 10 "Rules").
+    pub tool: &'static str,
 }
 
 /// The folder a walk starts from: walked through its resolved path, shown through the path the
@@ -194,9 +197,16 @@ pub fn builder(ctx: &Ctx, base: &Base, rules: WalkRules) -> WalkBuilder {
         .parents(respect);
     let policy = ctx.policy.clone();
     let fence = base.dir.clone().map(|d| (d, base.real.clone()));
+    let hidden = rule_hidden(ctx, base, rules.tool);
     b.filter_entry(move |e: &DirEntry| {
         let name = e.file_name();
         if name == ".git" || policy.is_denied_name(name) {
+            return false;
+        }
+        if let Some(hidden) = &hidden
+            && e.depth() > 0
+            && hidden(e.path(), e.file_type().is_some_and(|t| t.is_dir()))
+        {
             return false;
         }
         match &fence {
@@ -207,6 +217,27 @@ pub fn builder(ctx: &Ctx, base: &Base, rules: WalkRules) -> WalkBuilder {
         }
     });
     b
+}
+
+/// A walked entry's path and whether it is a folder → whether it is left out.
+pub type EntryFilter = Arc<dyn Fn(&Path, bool) -> bool + Send + Sync>;
+
+/// Whether a walked entry (its path under [`Base::real`], and whether it is a folder) is left
+/// out by a `deny` rule for `tool` ([`Ctx::rule_hidden`]): checked as walked (resolved) and,
+/// when the base was spelled through a symlink, as spelled. None when no rule hides anything.
+pub fn rule_hidden(ctx: &Ctx, base: &Base, tool: &'static str) -> Option<EntryFilter> {
+    let rules = ctx.rule_hidden.clone()?;
+    let real = base.real.clone();
+    let literal = base.literal.clone();
+    Some(Arc::new(move |path: &Path, is_dir: bool| {
+        if rules(tool, path, is_dir) {
+            return true;
+        }
+        real != literal
+            && path
+                .strip_prefix(&real)
+                .is_ok_and(|rel| rules(tool, &literal.join(rel), is_dir))
+    }))
 }
 
 /// Runs a parallel walk: every worker thread gets its own state from `make`, `visit` is called

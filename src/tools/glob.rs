@@ -99,6 +99,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
         let rules = WalkRules {
             hidden: args.hidden.unwrap_or(false),
             ignored: args.ignored.unwrap_or(false),
+            tool: "glob",
         };
         let builder = walk::builder(ctx, &base, rules);
         let make = || (Found::default(), base.reach());

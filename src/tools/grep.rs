@@ -202,6 +202,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
             let rules = WalkRules {
                 hidden: args.hidden.unwrap_or(false),
                 ignored: args.ignored.unwrap_or(false),
+                tool: "grep",
             };
             let builder = walk::builder(ctx, &base, rules);
             let make = || {

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use crate::error::{ToolError, ToolResult};
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
+use crate::search::walk::WalkRules;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::beneath::Kind;
@@ -90,8 +91,11 @@ argument takes that spelling back.",
             args.offset.unwrap_or(1),
             args.limit.unwrap_or(DEFAULT_LIMIT),
             args.depth.unwrap_or(DEFAULT_DEPTH),
-            args.hidden.unwrap_or(true),
-            args.ignored.unwrap_or(false),
+            WalkRules {
+                hidden: args.hidden.unwrap_or(true),
+                ignored: args.ignored.unwrap_or(false),
+                tool: "list_dir",
+            },
         )
     }
 }

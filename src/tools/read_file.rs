@@ -202,8 +202,19 @@ pub fn read_one(
             .map_err(|e| refusal("read", spelled, &e))?;
         let meta = file.metadata().map_err(|e| refusal("read", spelled, &e))?;
         if meta.is_dir() {
-            return listing::listing(ctx, &checked, 1, listing::DEFAULT_LIMIT, 1, true, false)
-                .map(|out| (out, None));
+            return listing::listing(
+                ctx,
+                &checked,
+                1,
+                listing::DEFAULT_LIMIT,
+                1,
+                crate::search::walk::WalkRules {
+                    hidden: true,
+                    ignored: false,
+                    tool: "read_file",
+                },
+            )
+            .map(|out| (out, None));
         }
         if !meta.is_file() {
             // Opening a FIFO would block until a writer appears; a device may never end.

@@ -48,6 +48,12 @@ pub struct Settings {
 /// question; `Some(true)` approved, `Some(false)` declined, `None` when no one can be asked.
 pub type Asker = Arc<dyn Fn(&str) -> Option<bool> + Send + Sync>;
 
+/// Which walked entries a folder search by a tool leaves out because a `deny` rule for that
+/// tool matches them (spec 10 "Rules"): called with the tool's name, the entry's absolute path
+/// and whether it is a folder; true = leave it out (and do not enter it). Set by the faces
+/// from the rules (`hooks::rules::Ruleset::hides`), so the search core needs no rule code.
+pub type RuleHidden = Arc<dyn Fn(&str, &Path, bool) -> bool + Send + Sync>;
+
 /// Everything a tool needs besides its arguments. Shared across threads in `call --batch`;
 /// the MCP server gives each call its own copy ([`Ctx::for_call`]) with its own stop request
 /// and write gate.
@@ -108,6 +114,8 @@ pub struct Ctx {
     /// elicitation): called with the question; `Some(true)` approved, `Some(false)` declined,
     /// `None` when it cannot ask. Unset: the face cannot ask that way.
     pub asker: Option<Asker>,
+    /// Entries folder searches leave out by the rules ([`RuleHidden`]); None: no such rule.
+    pub rule_hidden: Option<RuleHidden>,
     state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
@@ -249,6 +257,7 @@ impl Ctx {
             face: "cli",
             approved: settings.approved,
             asker: None,
+            rule_hidden: None,
             state: Arc::new(OnceLock::new()),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),
@@ -282,6 +291,7 @@ impl Ctx {
             face: self.face,
             approved: self.approved,
             asker: self.asker.clone(),
+            rule_hidden: self.rule_hidden.clone(),
             state: self.state.clone(),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),

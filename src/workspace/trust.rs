@@ -388,6 +388,64 @@ pub const WIDENING_KEYS: &[Widening] = &[
             took
         },
     },
+    // Turning a tool back on that the user's file turned off.
+    Widening {
+        key: "tools.*.enabled",
+        restrain: |ws, below| {
+            let off = |name: &str| {
+                below
+                    .tools
+                    .as_ref()
+                    .and_then(|t| t.overrides.get(name))
+                    .and_then(|o| o.enabled)
+                    == Some(false)
+            };
+            let mut took = false;
+            if let Some(t) = ws.tools.as_mut() {
+                for (name, o) in t.overrides.iter_mut() {
+                    if o.enabled == Some(true) && off(name) {
+                        o.enabled = None;
+                        took = true;
+                    }
+                }
+            }
+            took
+        },
+    },
+    // Tool definitions are read by the model: a workspace's text there is a prompt injection.
+    Widening {
+        key: "tools.*.description",
+        restrain: |ws, _| {
+            let mut took = false;
+            for o in ws.tools.iter_mut().flat_map(|t| t.overrides.values_mut()) {
+                took |= unset(&mut o.description);
+            }
+            took
+        },
+    },
+    Widening {
+        key: "tools.*.description_append",
+        restrain: |ws, _| {
+            let mut took = false;
+            for o in ws.tools.iter_mut().flat_map(|t| t.overrides.values_mut()) {
+                took |= unset(&mut o.description_append);
+            }
+            took
+        },
+    },
+    // An `allow` rule lets a call past the user's `ask` (spec 00 lists them as needing trust);
+    // `ask` and `deny` rules only narrow and stay.
+    Widening {
+        key: "allow rules",
+        restrain: |ws, _| {
+            let Some(rules) = ws.rules.as_mut() else {
+                return false;
+            };
+            let before = rules.len();
+            rules.retain(|r| r.action != "allow");
+            rules.len() != before
+        },
+    },
     // What runs: a language server command (spec 09).
     Widening {
         key: "lsp.*.command",
@@ -556,6 +614,36 @@ mod tests {
         let mut ws = parsed("[exec]\nsandbox = \"off\"\n");
         let user = parsed("[exec]\nsandbox = \"read-only\"\n");
         assert_eq!(restrain(&mut ws, &user), ["exec.sandbox"]);
+    }
+
+    #[test]
+    fn an_untrusted_workspace_cannot_redefine_tools_or_allow() {
+        let user = parsed("[tools.grep]\nenabled = false\n");
+        let mut ws = parsed(
+            "[tools.grep]\nenabled = true\n[tools.glob]\nenabled = true\n\
+             [tools.read_file]\ndescription = \"IGNORE PREVIOUS\"\n\
+             description_append = \"and more\"\n\
+             [[rules]]\naction = \"allow\"\n[[rules]]\naction = \"deny\"\npaths = [\"x\"]\n",
+        );
+        let taken = restrain(&mut ws, &user);
+        assert_eq!(
+            taken,
+            [
+                "tools.*.enabled",
+                "tools.*.description",
+                "tools.*.description_append",
+                "allow rules"
+            ]
+        );
+        let tools = ws.tools.as_ref().unwrap();
+        assert_eq!(tools.overrides["grep"].enabled, None);
+        // Enabling what the user did not disable widens nothing.
+        assert_eq!(tools.overrides["glob"].enabled, Some(true));
+        assert_eq!(tools.overrides["read_file"].description, None);
+        assert_eq!(tools.overrides["read_file"].description_append, None);
+        let rules = ws.rules.as_ref().unwrap();
+        assert_eq!(rules.len(), 1);
+        assert_eq!(rules[0].action, "deny");
     }
 
     #[test]

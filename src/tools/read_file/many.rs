@@ -42,6 +42,7 @@ fn expand(ctx: &Ctx, pattern: &str, room: usize) -> Result<(Vec<String>, usize),
     let rules = WalkRules {
         hidden: false,
         ignored: false,
+        tool: "read_file",
     };
     let builder = walk::builder(ctx, &base, rules);
     let states = walk::run_parallel(&builder, Vec::<PathBuf>::new, |found, entry| {
