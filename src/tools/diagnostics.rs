@@ -21,7 +21,7 @@ pub const MAX_PATHS: usize = 50;
 pub struct DiagnosticsArgs {
     /// The files to check (at most 50); none: every file open in a language server.
     #[arg(value_name = "PATH")]
-    #[schemars(length(max = 50))]
+    #[schemars(length(max = 50), inner(length(max = crate::args::MAX_PATH_CHARS)))]
     pub paths: Option<Vec<String>>,
 }
 
