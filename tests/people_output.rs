@@ -244,8 +244,9 @@ fn readme_examples_run_in_this_repository() {
     for cmd in &commands {
         // The exec group runs commands (a test suite, a REPL) and starts sessions, notes
         // write into the workspace's state, skills live in the host's folders and web-fetch
-        // needs the network (tests touch loopback only): those examples name no file of this
-        // repository.
+        // needs the network (tests touch loopback only); `mcp` serves until it is stopped and
+        // `lsp`/`diagnostics` start language servers: those examples name no file of this
+        // repository (tests/mcp_http.rs and tests/diagnostics.rs run them for real).
         let tool = cmd
             .split("agtool ")
             .nth(1)
@@ -260,6 +261,9 @@ fn readme_examples_run_in_this_repository() {
             "sessions",
             "notes",
             "web-fetch",
+            "mcp",
+            "lsp",
+            "diagnostics",
         ]
         .contains(&tool)
             || cmd.contains("--skills-dir")
