@@ -19,7 +19,8 @@ echo "hello" >"$work/ws/hello.txt"
 (cd "$work/ws" && HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" \
     exec "$agtool" --groups all mcp --http 127.0.0.1:0 2>"$work/server.log") &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+# `|| true`: the server ends by the signal (143), and errexit holds inside the trap too.
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do
     grep -q 'listening on' "$work/server.log" 2>/dev/null && break
     sleep 0.1
