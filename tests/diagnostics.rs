@@ -42,6 +42,9 @@ fn have(program: &str) -> bool {
 /// A workspace whose agtool finds the installed servers on PATH (or not: `with_servers`).
 struct Ws {
     dir: tempfile::TempDir,
+    /// `XDG_CACHE_HOME`: the language servers' cache folders go under it (outside the
+    /// workspace, which their sandbox makes read-only).
+    cache: tempfile::TempDir,
     path_var: String,
     config: Option<PathBuf>,
 }
@@ -60,6 +63,10 @@ impl Ws {
         parts.push("/usr/local/bin:/usr/bin:/bin".into());
         Ws {
             dir,
+            cache: tempfile::Builder::new()
+                .prefix("agtool-lsp-cache-")
+                .tempdir()
+                .unwrap(),
             path_var: parts.join(":"),
             config: None,
         }
@@ -85,6 +92,7 @@ impl Ws {
             .env_remove("AGTOOL_EXEC_TAG")
             .env("PATH", &self.path_var)
             .env("XDG_CONFIG_HOME", self.root().join(".no-user-config"))
+            .env("XDG_CACHE_HOME", self.cache.path())
             .timeout(Duration::from_secs(120));
         match &self.config {
             Some(p) => c.env("AGTOOL_CONFIG", p),
@@ -516,7 +524,9 @@ fn a_trusted_workspace_may_use_its_own_server() {
         root.display().to_string()
     ));
     ws.write("a.py", "x = 1\n");
-    let marker = ws.root().join(".own-ran");
+    // Outside the workspace: the server runs in the read-only sandbox.
+    let marks = tempfile::tempdir().unwrap();
+    let marker = marks.path().join(".own-ran");
     ws.write(
         "bin/pyright-langserver",
         &format!("#!/bin/sh\ntouch '{}'\nexit 1\n", marker.display()),
@@ -543,4 +553,80 @@ fn a_trusted_workspace_may_use_its_own_server() {
         marker.exists(),
         "the trusted workspace's own server did not run"
     );
+}
+
+
+/// `s` as a TOML basic string.
+fn toml_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Issue 19 item 5: the language server runs inside the exec sandbox. A configured server
+/// that tries to write in the workspace, read a deny_read file and open an internet socket
+/// before it starts pylsp gets none of them, writes its own cache folder, and still serves
+/// diagnostics. With `exec.sandbox = "off"` the same command gets all three (the probe works).
+#[test]
+fn the_language_server_runs_inside_the_sandbox() {
+    if !have("pylsp") {
+        return;
+    }
+    let pylsp = repo().join("target/lsp-venv/bin/pylsp");
+    let python = repo().join("target/lsp-venv/bin/python");
+    for sandbox in ["", "[exec]\nsandbox = \"off\"\n"] {
+        let seed = Ws::new(false);
+        let root = std::fs::canonicalize(seed.root()).unwrap();
+        let script = format!(
+            "echo pwned > '{root}/pwned.txt'; \
+             echo ok > \"$XDG_CACHE_HOME/probe.txt\"; \
+             cat '{root}/.env' > \"$XDG_CACHE_HOME/leak.txt\"; \
+             '{python}' -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM); \
+             print(\"net-open\")' > \"$XDG_CACHE_HOME/net.txt\" 2>&1; \
+             exec '{pylsp}'",
+            root = root.display(),
+            python = python.display(),
+            pylsp = pylsp.display()
+        );
+        let ws = seed.config(&format!(
+            "deny_read = [\".env\"]\n[lsp.python]\ncommand = [\"/bin/sh\", \"-c\", {}]\n{sandbox}",
+            toml_quote(&script)
+        ));
+        ws.write(".env", "SECRET=hunter2\n");
+        ws.write("a.py", "print(undefined_name)\n");
+        ws.read_warm("a.py");
+        let out = ws.run(&["diagnostics", "a.py"]);
+        assert!(out.contains("undefined name 'undefined_name'"), "{out}");
+        let pwned = root.join("pwned.txt").exists();
+        // Sandboxed: the cache folder is agtool's own under XDG_CACHE_HOME; unsandboxed the
+        // server keeps the caller's XDG_CACHE_HOME.
+        let cache = if sandbox.is_empty() {
+            ws.cache.path().join("agtool/lsp/python")
+        } else {
+            ws.cache.path().to_path_buf()
+        };
+        let read = |name: &str| std::fs::read_to_string(cache.join(name)).unwrap_or_default();
+        assert_eq!(read("probe.txt"), "ok\n", "the server could not write its cache");
+        if sandbox.is_empty() {
+            assert!(!pwned, "the sandboxed server wrote in the workspace");
+            assert_eq!(read("leak.txt"), "", "the sandboxed server read .env");
+            assert!(
+                !read("net.txt").contains("net-open"),
+                "the sandboxed server opened an internet socket: {}",
+                read("net.txt")
+            );
+            assert!(read("net.txt").contains("PermissionError"), "{}", read("net.txt"));
+        } else {
+            assert!(pwned, "the unsandboxed probe did not run");
+            assert_eq!(read("leak.txt"), "SECRET=hunter2\n");
+            assert!(read("net.txt").contains("net-open"), "{}", read("net.txt"));
+        }
+    }
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::framing::{frame, read_message};
-use super::wire::ServerSpec;
+use super::wire::{ServerSandbox, ServerSpec};
 
 /// Diagnostics kept per file and publication; a server that floods is cut here.
 pub(crate) const MAX_DIAGNOSTICS_PER_FILE: usize = 1000;
@@ -103,15 +103,51 @@ pub(crate) fn spawn_server(spec: &ServerSpec, tag: &str) -> Result<Child, String
         .argv
         .first()
         .ok_or_else(|| format!("the {} language server command is empty", spec.language))?;
-    let mut cmd = Command::new(program);
-    cmd.args(&spec.argv[1..])
-        .env_clear()
-        .envs(
-            spec.env
-                .iter()
-                .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone()))),
+    let cannot = |why: &str| {
+        format!(
+            "cannot start the {} language server `{}`: {why}",
+            spec.language,
+            spec.argv.join(" ")
         )
-        .env(crate::exec::tree::TAG_VAR, tag)
+    };
+    let env = spec
+        .env
+        .iter()
+        .map(|(k, v)| (OsString::from_vec(k.clone()), OsString::from_vec(v.clone())));
+    let mut cmd = match &spec.sandbox {
+        ServerSandbox::Refused { why } => return Err(cannot(why)),
+        ServerSandbox::Off => {
+            let mut cmd = Command::new(program);
+            cmd.args(&spec.argv[1..]).env_clear().envs(env);
+            cmd
+        }
+        ServerSandbox::Plan { plan, cache } => {
+            // Found here, with the server's own PATH, so a missing program is reported as
+            // without the sandbox rather than by the helper.
+            let path_var = spec
+                .env
+                .iter()
+                .find(|(k, _)| k == b"PATH")
+                .map(|(_, v)| OsString::from_vec(v.clone()));
+            let found = resolve_program(program, path_var.as_deref(), &spec.root)
+                .ok_or_else(|| cannot("not found"))?;
+            let exe = std::env::current_exe()
+                .map_err(|e| cannot(&format!("agtool's own executable is not found: {e}")))?;
+            let json = serde_json::to_string(plan).map_err(|e| cannot(&e.to_string()))?;
+            let mut cmd = Command::new(exe);
+            cmd.arg(crate::sandbox::SUBCOMMAND)
+                .arg(json)
+                .arg("--")
+                .arg(found)
+                .args(&spec.argv[1..])
+                .env_clear()
+                .envs(env)
+                // Caches go where the server may write.
+                .env("XDG_CACHE_HOME", cache);
+            cmd
+        }
+    };
+    cmd.env(crate::exec::tree::TAG_VAR, tag)
         .current_dir(&spec.root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -121,19 +157,35 @@ pub(crate) fn spawn_server(spec: &ServerSpec, tag: &str) -> Result<Child, String
     // status) alone.
     let mut leaders = crate::exec::tree::Leaders::lock();
     let child = cmd.spawn().map_err(|e| {
-        let why = match e.kind() {
+        cannot(&match e.kind() {
             std::io::ErrorKind::NotFound => "not found".to_owned(),
             std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
             _ => e.to_string(),
-        };
-        format!(
-            "cannot start the {} language server `{}`: {why}",
-            spec.language,
-            spec.argv.join(" ")
-        )
+        })
     })?;
     leaders.insert(child.id() as i32);
     Ok(child)
+}
+
+/// `program` as the server's `PATH` finds it (relative entries against `root`, as the
+/// server's working folder), or as given against `root` when it has a slash. None when there
+/// is no executable file by that name.
+fn resolve_program(
+    program: &str,
+    path_var: Option<&std::ffi::OsStr>,
+    root: &Path,
+) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let p = root.join(program);
+        return runnable(&p).then_some(p);
+    }
+    std::env::split_paths(path_var?)
+        .map(|dir| root.join(dir).join(program))
+        .find(|p| runnable(p))
 }
 
 impl Conn {

@@ -78,7 +78,10 @@ impl Manager {
     fn slot(&self, spec: &ServerSpec) -> Arc<Slot> {
         let mut slots = lock(&self.slots);
         if let Some(slot) = slots.get(&spec.language) {
-            if slot.spec.argv == spec.argv && slot.spec.root == spec.root {
+            if slot.spec.argv == spec.argv
+                && slot.spec.root == spec.root
+                && slot.spec.sandbox.same_kind(&spec.sandbox)
+            {
                 return Arc::clone(slot);
             }
             if let Some(conn) = lock(&slot.state).conn.take() {

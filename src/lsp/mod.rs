@@ -30,7 +30,9 @@ pub mod framing;
 pub mod manager;
 pub mod wire;
 
-use wire::{EditFile, FileResult, LspRequest, LspResponse, Outcome, ServerSpec, SyncFile};
+use wire::{
+    EditFile, FileResult, LspRequest, LspResponse, Outcome, ServerSandbox, ServerSpec, SyncFile,
+};
 
 /// Default `lsp.wait_ms`: how long an edit waits for fresh diagnostics (spec 09).
 pub const DEFAULT_WAIT_MS: u64 = 3000;
@@ -104,7 +106,7 @@ pub fn language_of(path: &Path) -> Option<(&'static str, &'static str)> {
 }
 
 /// What serves a language.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Choice {
     /// This server.
     Server(ServerSpec),
@@ -191,8 +193,10 @@ fn probe_rustup_proxy(found: &Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Which server `language` goes to, for the workspace `root`, with the caller's environment.
-pub fn choose(settings: &Settings, language: &str, root: &Path) -> Choice {
+/// Which server `language` goes to, for `ctx`'s workspace root, with the caller's
+/// environment and the sandbox `ctx`'s configuration puts it in ([`server_sandbox`]).
+pub fn choose(ctx: &Ctx, settings: &Settings, language: &str) -> Choice {
+    let root = ctx.root.as_path();
     let env: Vec<(Vec<u8>, Vec<u8>)> = std::env::vars_os()
         .map(|(k, v)| (k.into_vec(), v.into_vec()))
         .collect();
@@ -202,6 +206,7 @@ pub fn choose(settings: &Settings, language: &str, root: &Path) -> Choice {
         argv,
         env: env.clone(),
         root: root.to_path_buf(),
+        sandbox: server_sandbox(ctx, language),
     };
     if let Some(argv) = settings.commands.get(language) {
         // Configured: used as given (a missing program is reported when it is started).
@@ -226,6 +231,66 @@ pub fn choose(settings: &Settings, language: &str, root: &Path) -> Choice {
         }
     }
     Choice::NoneFound
+}
+
+/// The sandbox a language server for `language` runs in (spec 08, issue 19 item 5): none when
+/// `exec.sandbox = "off"`; otherwise the `read-only` mode with the network off, whatever
+/// `exec.network` and `exec.writable` say (a server needs neither), writable only in its own
+/// cache folder ([`server_cache_dir`]) and the temp folders. A machine that cannot build the
+/// sandbox, or a bad `exec.*` value, gives [`ServerSandbox::Refused`]: the server is never
+/// started unconfined when the configuration asks for the sandbox.
+pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
+    use crate::sandbox::{self, Mode};
+    let settings = match sandbox::Settings::from_ctx(ctx) {
+        Ok(s) => s,
+        Err(why) => return ServerSandbox::Refused { why },
+    };
+    if settings.mode == Mode::Off {
+        return ServerSandbox::Off;
+    }
+    if let Err(e) = sandbox::probe::require() {
+        return ServerSandbox::Refused { why: e.to_string() };
+    }
+    let cache = server_cache_dir(language);
+    let tmp = cache.join("tmp");
+    if let Err(e) = std::fs::create_dir_all(&tmp) {
+        return ServerSandbox::Refused {
+            why: format!(
+                "cannot make the language server's cache folder {}: {e}",
+                cache.display()
+            ),
+        };
+    }
+    let cache = std::fs::canonicalize(&cache).unwrap_or(cache);
+    let confined = sandbox::Settings {
+        mode: Mode::ReadOnly,
+        network: false,
+        writable: vec![cache.clone()],
+    };
+    let plan = sandbox::plan_for(ctx, &confined, Some(&cache.join("tmp")));
+    ServerSandbox::Plan { plan, cache }
+}
+
+/// A language server's own cache folder: `$XDG_CACHE_HOME/agtool/lsp/<language>` (or
+/// `~/.cache/...`; `/tmp/agtool-lsp-<uid>/...` without a home). The language name is
+/// reduced to `[A-Za-z0-9_-]` so a configured name cannot point elsewhere.
+pub fn server_cache_dir(language: &str) -> PathBuf {
+    let absolute = |v: Option<std::ffi::OsString>| {
+        v.map(PathBuf::from).filter(|p| p.is_absolute())
+    };
+    let base = absolute(std::env::var_os("XDG_CACHE_HOME"))
+        .or_else(|| absolute(std::env::var_os("HOME")).map(|h| h.join(".cache")))
+        .map(|c| c.join("agtool").join("lsp"))
+        .unwrap_or_else(|| {
+            // SAFETY: getuid has no preconditions and cannot fail.
+            let uid = unsafe { libc::getuid() };
+            std::env::temp_dir().join(format!("agtool-lsp-{uid}"))
+        });
+    let name: String = language
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect();
+    base.join(if name.is_empty() { "_".into() } else { name })
 }
 
 /// The known servers for `language`, for the "none found" line.
@@ -273,7 +338,7 @@ pub fn after_read(ctx: &Ctx, real: &Path, text: &str) {
         return;
     };
     let settings = Settings::from_config(&ctx.config);
-    let Choice::Server(server) = choose(&settings, language, &ctx.root) else {
+    let Choice::Server(server) = choose(ctx, &settings, language) else {
         return;
     };
     let req = LspRequest::Sync {
@@ -334,7 +399,7 @@ pub fn after_write(ctx: &Ctx, files: Vec<Written>) -> String {
         if too_big(&f.old_text) || too_big(&f.new_text) {
             continue;
         }
-        match choose(&settings, language, &ctx.root) {
+        match choose(ctx, &settings, language) {
             Choice::Server(server) => {
                 spelled.push(f.spelled.trim_start_matches("./").to_owned());
                 edits.push(EditFile {
@@ -450,7 +515,7 @@ pub fn after_read_path(ctx: &Ctx, path: &CheckedPath) {
         return;
     };
     let settings = Settings::from_config(&ctx.config);
-    if !matches!(choose(&settings, language, &ctx.root), Choice::Server(_)) {
+    if !matches!(choose(ctx, &settings, language), Choice::Server(_)) {
         return;
     }
     let Ok(file) = ctx.fs.open_read(path) else {
@@ -563,7 +628,7 @@ pub fn current(ctx: &Ctx, files: Vec<Shown>) -> Result<(String, usize), String> 
             ));
             continue;
         };
-        match choose(&settings, language, &ctx.root) {
+        match choose(ctx, &settings, language) {
             Choice::Server(server) if f.text.len() <= MAX_SYNC_BYTES => {
                 order.push((shown, Some(syncs.len()), None));
                 syncs.push(SyncFile {

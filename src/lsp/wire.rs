@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// Which language server a file goes to, as the caller's configuration and `PATH` decided it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerSpec {
     /// The configuration's language name (`python`, `typescript`, ...): one server each.
     pub language: String,
@@ -19,6 +19,44 @@ pub struct ServerSpec {
     pub env: Vec<(Vec<u8>, Vec<u8>)>,
     /// The workspace root (the server's root URI and working directory).
     pub root: PathBuf,
+    /// The exec sandbox the server runs in (spec 08; issue 19 item 5).
+    pub sandbox: ServerSandbox,
+}
+
+/// How a language server is confined, as the caller's configuration decided it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ServerSandbox {
+    /// `exec.sandbox = "off"`: started as it is.
+    Off,
+    /// Started through the sandbox helper with this plan: read-only, network off, writes only
+    /// to its cache folder (also its `XDG_CACHE_HOME`) and the temp folders.
+    Plan {
+        /// The helper's plan.
+        plan: crate::sandbox::Plan,
+        /// The server's own cache folder (exists).
+        cache: PathBuf,
+    },
+    /// The sandbox cannot be built (this machine, or a bad `exec.*` value): the server is not
+    /// started and this sentence says why.
+    Refused {
+        /// Why, one sentence naming the way on.
+        why: String,
+    },
+}
+
+impl ServerSandbox {
+    /// Whether a running server started with `self` may serve a caller asking for `other`:
+    /// the same kind of confinement (and cache folder). The plans' details (which session
+    /// folders exist right now) may differ without restarting a warm server.
+    pub fn same_kind(&self, other: &ServerSandbox) -> bool {
+        match (self, other) {
+            (ServerSandbox::Off, ServerSandbox::Off) => true,
+            (ServerSandbox::Plan { cache: a, .. }, ServerSandbox::Plan { cache: b, .. }) => a == b,
+            (ServerSandbox::Refused { .. }, ServerSandbox::Refused { .. }) => true,
+            _ => false,
+        }
+    }
 }
 
 /// A file's text as agtool last read or wrote it.
