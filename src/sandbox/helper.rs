@@ -8,6 +8,7 @@
 //! status [`SETUP_FAILED`](super::SETUP_FAILED), which the tool turns into its refusal.
 
 use std::ffi::OsString;
+use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
@@ -73,6 +74,9 @@ pub fn run(args: &[OsString]) -> i32 {
         );
     }
     let cwd = std::env::current_dir().ok();
+    // The working folder as the caller opened it (by handle, never by name): what the
+    // re-entry below must land on again.
+    let cwd_id = std::fs::metadata(".").ok().map(|m| (m.dev(), m.ino()));
     if let Err(e) = mounts::enter(probe::is_root()) {
         return refuse(&e.to_string());
     }
@@ -81,8 +85,21 @@ pub fn run(args: &[OsString]) -> i32 {
     }
     // The working folder was entered before the mounts: enter it again by name, so that a
     // folder now covered (a protected one made read-only) is seen through its new mount.
-    if let Some(cwd) = &cwd {
-        let _ = std::env::set_current_dir(cwd);
+    // By name is a race: a folder on the way swapped for a symlink would move the command
+    // outside (tests/races.rs). So the folder entered must be the very one the caller opened;
+    // anything else (swapped, or hidden by the sandbox) refuses the command.
+    if let (Some(cwd), Some(id)) = (&cwd, cwd_id) {
+        let entered = std::env::set_current_dir(cwd)
+            .and_then(|()| std::fs::metadata("."))
+            .map(|m| (m.dev(), m.ino()));
+        if entered.ok() != Some(id) {
+            eprintln!(
+                "{SETUP_FAILED_MARK}the working folder {} was replaced while the sandbox was \
+                 built, or is hidden by it; the command was not run",
+                cwd.display()
+            );
+            return SETUP_FAILED;
+        }
     }
     if let Err(e) = super::landlock::restrict(&plan, abi) {
         return refuse(&e);
