@@ -257,7 +257,10 @@ impl Conn {
             "jsonrpc": "2.0",
             "id": 0,
             "method": "initialize",
-            "params": initialize_params(&spec.root),
+            "params": initialize_params(
+                &spec.root,
+                !matches!(spec.sandbox, ServerSandbox::Off)
+            ),
         }));
         Ok(conn)
     }
@@ -452,14 +455,19 @@ impl Conn {
 
 /// The `initialize` parameters: diagnostics with versions, full-text sync, configuration and
 /// progress requests (which are answered), one workspace folder.
-fn initialize_params(root: &Path) -> Value {
+/// The `initialize` parameters. `sandboxed`: the server cannot signal processes outside its
+/// sandbox (Landlock's signal scope), so `kill(client, 0)` fails with EPERM and servers that
+/// watch their client's pid (typescript-language-server) took agtool for dead and exited
+/// within seconds; a sandboxed server is given no `processId` (null: "not started by another
+/// process"), and the session server ends it instead.
+fn initialize_params(root: &Path, sandboxed: bool) -> Value {
     let uri = file_uri(root);
     let name = root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "workspace".into());
     json!({
-        "processId": std::process::id(),
+        "processId": if sandboxed { None } else { Some(std::process::id()) },
         "clientInfo": {"name": "agtool", "version": env!("CARGO_PKG_VERSION")},
         "rootUri": uri,
         "rootPath": root.to_string_lossy(),

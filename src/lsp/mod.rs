@@ -268,16 +268,17 @@ pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
         writable: vec![cache.clone()],
     };
     let plan = sandbox::plan_for(ctx, &confined, Some(&cache.join("tmp")));
-    ServerSandbox::Plan { plan, cache }
+    ServerSandbox::Plan {
+        plan: Box::new(plan),
+        cache,
+    }
 }
 
 /// A language server's own cache folder: `$XDG_CACHE_HOME/agtool/lsp/<language>` (or
 /// `~/.cache/...`; `/tmp/agtool-lsp-<uid>/...` without a home). The language name is
 /// reduced to `[A-Za-z0-9_-]` so a configured name cannot point elsewhere.
 pub fn server_cache_dir(language: &str) -> PathBuf {
-    let absolute = |v: Option<std::ffi::OsString>| {
-        v.map(PathBuf::from).filter(|p| p.is_absolute())
-    };
+    let absolute = |v: Option<std::ffi::OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
     let base = absolute(std::env::var_os("XDG_CACHE_HOME"))
         .or_else(|| absolute(std::env::var_os("HOME")).map(|h| h.join(".cache")))
         .map(|c| c.join("agtool").join("lsp"))
@@ -288,7 +289,13 @@ pub fn server_cache_dir(language: &str) -> PathBuf {
         });
     let name: String = language
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     base.join(if name.is_empty() { "_".into() } else { name })
 }

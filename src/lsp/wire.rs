@@ -33,7 +33,7 @@ pub enum ServerSandbox {
     /// to its cache folder (also its `XDG_CACHE_HOME`) and the temp folders.
     Plan {
         /// The helper's plan.
-        plan: crate::sandbox::Plan,
+        plan: Box<crate::sandbox::Plan>,
         /// The server's own cache folder (exists).
         cache: PathBuf,
     },
