@@ -113,6 +113,13 @@ use crate::workspace::fs::{Fs, Stop, existing_mode, fill};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::tree;
 
+/// The first line of every journal file (module doc, "Files").
+const MAGIC: &str = "agtool-journal 2\n";
+/// Offset of the state byte: after the magic line and `state `. Here, above both the journal
+/// file ([`record`]) and its seal ([`seal`], whose digits follow the state byte), so that
+/// neither has to import the other's layout.
+const STATE_AT: u64 = (MAGIC.len() + "state ".len()) as u64;
+
 mod record;
 mod recover;
 mod seal;

@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 
-use super::record::STATE_AT;
+use super::STATE_AT;
 
 /// Bytes of the key.
 const KEY_BYTES: usize = 32;
