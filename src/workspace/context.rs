@@ -13,7 +13,7 @@ use crate::workspace::fs::{Fs, describe};
 use crate::workspace::journal;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
-use crate::workspace::skill_dirs::SkillDir;
+use crate::skills::dirs::SkillDir;
 use crate::workspace::state::StateStore;
 use crate::workspace::write_gate::WriteGate;
 
