@@ -555,7 +555,6 @@ fn a_trusted_workspace_may_use_its_own_server() {
     );
 }
 
-
 /// `s` as a TOML basic string.
 fn toml_quote(s: &str) -> String {
     let mut out = String::from("\"");
@@ -613,7 +612,11 @@ fn the_language_server_runs_inside_the_sandbox() {
             ws.cache.path().to_path_buf()
         };
         let read = |name: &str| std::fs::read_to_string(cache.join(name)).unwrap_or_default();
-        assert_eq!(read("probe.txt"), "ok\n", "the server could not write its cache");
+        assert_eq!(
+            read("probe.txt"),
+            "ok\n",
+            "the server could not write its cache"
+        );
         if sandbox.is_empty() {
             assert!(!pwned, "the sandboxed server wrote in the workspace");
             assert_eq!(read("leak.txt"), "", "the sandboxed server read .env");
@@ -622,7 +625,11 @@ fn the_language_server_runs_inside_the_sandbox() {
                 "the sandboxed server opened an internet socket: {}",
                 read("net.txt")
             );
-            assert!(read("net.txt").contains("PermissionError"), "{}", read("net.txt"));
+            assert!(
+                read("net.txt").contains("PermissionError"),
+                "{}",
+                read("net.txt")
+            );
         } else {
             assert!(pwned, "the unsandboxed probe did not run");
             assert_eq!(read("leak.txt"), "SECRET=hunter2\n");

@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::exec::session::{Client, SessionError};
+use crate::fileio::txn::{Change, WriteOptions};
 use crate::text::plural::count;
 use crate::workspace::config::Config;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
-use crate::workspace::txn::{Change, WriteOptions};
 
 pub mod conn;
 pub mod delta;
@@ -275,9 +275,7 @@ pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
 /// `~/.cache/...`; `/tmp/agtool-lsp-<uid>/...` without a home). The language name is
 /// reduced to `[A-Za-z0-9_-]` so a configured name cannot point elsewhere.
 pub fn server_cache_dir(language: &str) -> PathBuf {
-    let absolute = |v: Option<std::ffi::OsString>| {
-        v.map(PathBuf::from).filter(|p| p.is_absolute())
-    };
+    let absolute = |v: Option<std::ffi::OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
     let base = absolute(std::env::var_os("XDG_CACHE_HOME"))
         .or_else(|| absolute(std::env::var_os("HOME")).map(|h| h.join(".cache")))
         .map(|c| c.join("agtool").join("lsp"))
@@ -288,7 +286,13 @@ pub fn server_cache_dir(language: &str) -> PathBuf {
         });
     let name: String = language
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     base.join(if name.is_empty() { "_".into() } else { name })
 }
@@ -495,7 +499,7 @@ pub fn prepare(changes: &[Change], opts: WriteOptions) -> Vec<Written> {
 pub fn report(
     ctx: &Ctx,
     mut prepared: Vec<Written>,
-    written: &[crate::workspace::txn::Written],
+    written: &[crate::fileio::txn::Written],
 ) -> String {
     if prepared.is_empty() {
         return String::new();

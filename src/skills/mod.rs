@@ -325,7 +325,7 @@ pub fn read_skill_file(file: &Path) -> Result<SkillFile, String> {
         ));
     }
     // Opened without blocking: a FIFO swapped in after the check above is refused.
-    let bytes = crate::workspace::special::read_regular(file)
+    let bytes = crate::fileio::special::read_regular(file)
         .map_err(|e| format!("it cannot be read: {e}"))?;
     front_matter::parse(&bytes)
 }

@@ -11,6 +11,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::txn::{Outcome, Transaction, Written};
+use crate::fileio::txn::{WriteOptions, dry_run_output};
 use crate::patch::{BodyLine, Hunk, Patch, parse};
 use crate::text::diff;
 use crate::text::placeholder;
@@ -19,8 +21,6 @@ use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Outcome, Transaction, Written};
-use crate::workspace::txn::{WriteOptions, dry_run_output};
 use plan::{Action, Entry, Plan, PlannedFile};
 
 mod plan;

@@ -5,17 +5,17 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
+use crate::fileio::beneath::Dir;
+use crate::fileio::fs::{Fs, describe};
+use crate::fileio::journal;
+use crate::fileio::write_gate::WriteGate;
 use crate::interrupt::Cancel;
+use crate::skills::dirs::SkillDir;
 use crate::text::path_escape::encode_path;
-use crate::workspace::beneath::Dir;
 use crate::workspace::config::Config;
-use crate::workspace::fs::{Fs, describe};
-use crate::workspace::journal;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
-use crate::skills::dirs::SkillDir;
 use crate::workspace::state::StateStore;
-use crate::workspace::write_gate::WriteGate;
 
 /// Global settings after flags, environment and configuration are layered (spec 00).
 #[derive(Debug, Clone, Default)]

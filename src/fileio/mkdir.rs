@@ -1,5 +1,5 @@
 //! Making folders (spec 03, "make-dir"): the folder and its missing parents are made one at
-//! a time through the file layer's handles ([`crate::workspace::beneath::Dir::create_dirs`]),
+//! a time through the file layer's handles ([`crate::fileio::beneath::Dir::create_dirs`]),
 //! so a folder swapped for a symlink meanwhile makes the call fail instead of leading
 //! outside. Like `mkdir -p`, a folder already there is not an error; a kill midway leaves the
 //! folders made so far (empty folders, never a half-written file).
@@ -8,10 +8,10 @@ use std::io;
 use std::path::Path;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::beneath::Kind;
+use crate::fileio::fs::refusal;
 use crate::text::plural::count;
-use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::{Access, CheckedPath};
 
 /// Runs a make-dir call (spec 03): makes the folder and its missing parents through handles.

@@ -34,17 +34,17 @@ use std::io;
 use std::path::Path;
 
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::fileio::beneath::{Dir, Kind, Stat};
+use crate::fileio::copy::{Keep, copy_entry};
+use crate::fileio::fs::{Stop, describe, interrupted_by, refusal, timed_out_by};
+use crate::fileio::journal::{self, CommitError, Left};
+use crate::fileio::tree::{self, Listing, TreeStop, Verdict};
+use crate::fileio::txn::Transaction;
 use crate::text::editable::EditableText;
 use crate::text::path_escape::encode_path;
 use crate::text::plural::count;
-use crate::workspace::beneath::{Dir, Kind, Stat};
 use crate::workspace::context::Ctx;
-use crate::workspace::copy::{Keep, copy_entry};
-use crate::workspace::fs::{Stop, describe, interrupted_by, refusal, timed_out_by};
-use crate::workspace::journal::{self, CommitError, Left};
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::tree::{self, Listing, TreeStop, Verdict};
-use crate::workspace::txn::Transaction;
 
 /// What a move across filesystems is, in its answer.
 const ACROSS: &str = "across filesystems: copied, then the source removed";
@@ -132,10 +132,10 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
     let st = stat_source(ctx, &src, verb)?;
     refuse_source_kind(req, &st)?;
     let (dst, into) = destination(ctx, req.destination, &src)?;
-    if let Some((what, kind)) = crate::workspace::mkdir::non_folder_above(ctx, &dst) {
+    if let Some((what, kind)) = crate::fileio::mkdir::non_folder_above(ctx, &dst) {
         return Err(ToolError::refused(format!(
             "{}; nothing was {}",
-            crate::workspace::mkdir::not_a_folder(&what, kind, &dst.spelled),
+            crate::fileio::mkdir::not_a_folder(&what, kind, &dst.spelled),
             if req.op == Op::Move {
                 "moved"
             } else {

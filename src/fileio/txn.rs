@@ -6,9 +6,9 @@
 //! transactions), and held until the transaction ends, so the gate, the write and the
 //! registration are one step for any other agtool process: of two concurrent edits from the
 //! same stale read exactly one lands. Once the locks are held, interrupted writes of dead
-//! processes are recovered ([`crate::workspace::journal`]), so what is read next is whole.
+//! processes are recovered ([`crate::fileio::journal`]), so what is read next is whole.
 //!
-//! Files are read and written through the file layer ([`crate::workspace::fs`]), never by
+//! Files are read and written through the file layer ([`crate::fileio::fs`]), never by
 //! their full path. One file is written atomically by itself; several go through the journal,
 //! all or nothing across a crash. Termination signals during the writes are caught: before the
 //! commit point the write is undone and the call ends with
@@ -20,14 +20,14 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::error::{ErrorKind, Output, ToolError};
+use crate::fileio::atomic;
+use crate::fileio::beneath::Kind;
+use crate::fileio::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
+use crate::fileio::journal::{self, Left};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::{TagHasher, content_tag};
-use crate::workspace::atomic;
-use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
-use crate::workspace::journal::{self, Left};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 

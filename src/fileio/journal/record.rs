@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{MAGIC, STATE_AT};
-use crate::workspace::beneath::Dir;
+use crate::fileio::beneath::Dir;
 
 static JOURNAL_COUNTER: AtomicU32 = AtomicU32::new(0);
 
