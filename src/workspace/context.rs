@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
 use crate::fileio::beneath::Dir;
+use crate::fileio::env::WriteEnv;
 use crate::fileio::fs::{Fs, describe};
 use crate::fileio::journal;
 use crate::fileio::write_gate::WriteGate;
@@ -517,5 +518,69 @@ impl Ctx {
     /// Takes the queued notices (see [`Ctx::notice`]).
     pub fn take_notices(&self) -> Vec<String> {
         std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// The write machinery's view of a call (see [`WriteEnv`]): the context's own handles, gate,
+/// root, policy and settings, and this agent's freshness records in the state store.
+impl WriteEnv for Ctx {
+    fn fs(&self) -> &Fs {
+        &self.fs
+    }
+
+    fn gate(&self) -> &WriteGate {
+        &self.gate
+    }
+
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn policy(&self) -> &PathPolicy {
+        &self.policy
+    }
+
+    fn check_path(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        Ctx::check_path(self, spelled, access)
+    }
+
+    fn check_entry(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        Ctx::check_entry(self, spelled, access)
+    }
+
+    fn display(&self, path: &Path) -> String {
+        Ctx::display(self, path)
+    }
+
+    fn freshness(&self) -> bool {
+        self.freshness
+    }
+
+    fn syntax_check(&self) -> bool {
+        self.syntax_check
+    }
+
+    fn say(&self, lines: &[String]) {
+        Ctx::say(self, lines)
+    }
+
+    fn recorded_tag(&self, real: &Path) -> Result<Option<String>, String> {
+        self.with_state(|s| s.recorded_tag(&self.agent, real))
+    }
+
+    fn register_tag(&self, real: &Path, tag: &str) -> Option<String> {
+        Ctx::register_tag(self, real, tag)
+    }
+
+    fn forget_tag(&self, real: &Path) -> Result<(), String> {
+        self.with_state(|s| s.forget(real).map(|_| ()))
+    }
+
+    fn move_tags(&self, from: &Path, to: &Path) -> Result<(), String> {
+        self.with_state(|s| s.move_entries(from, to).map(|_| ()))
+    }
+
+    fn recording_problem(&self) -> Option<String> {
+        Ctx::recording_problem(self)
     }
 }
