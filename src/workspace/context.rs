@@ -1,5 +1,6 @@
 //! The context every tool runs in: workspace root, current directory, agent identity,
-//! configuration, policy and the (lazily opened) state store (spec 00).
+//! configuration, policy and the (lazily opened) state store (spec 00). On top of the file layer:
+//! it implements [`WriteEnv`], what the write machinery of [`crate::fileio`] needs from a call.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
