@@ -9,10 +9,11 @@
 //!   validation;
 //! - [`search`]: the directory walk, grep's search and folder listings;
 //! - [`notes`]: the notes store; [`skills`]: the host's skill folders and their catalogue;
-//! - core: [`workspace`] (root, config, tool context, path policy, file layer, write
-//!   transactions, state store), [`patch`] (the pure apply-patch engine), [`text`] (content
-//!   tags, editable text, anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees,
-//!   sessions), [`web`] (web-fetch's address policy, hops under one deadline, conversion and
+//! - core: the tool context ([`workspace::context`]) over [`fileio`] (the file layer, where
+//!   bytes reach the disk: directory handles, atomic writes, the journal, write transactions,
+//!   moves and copies) over the rest of [`workspace`] (root, config, trust, path policy, state
+//!   store); [`patch`] (the pure apply-patch engine), [`text`] (content tags, editable text,
+//!   anchors, rendering, diffs, syntax gate), [`exec`] (processes, trees, sessions), [`web`] (web-fetch's address policy, hops under one deadline, conversion and
 //!   page copies), and at the bottom [`error`] (tool results and errors) and [`interrupt`]
 //!   (the one catcher of termination signals, used by exec and by writes).
 
@@ -23,6 +24,7 @@ pub mod cli;
 pub mod error;
 pub mod exec;
 pub mod faces;
+pub mod fileio;
 pub mod hooks;
 pub mod interrupt;
 pub mod lsp;

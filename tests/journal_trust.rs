@@ -1,5 +1,5 @@
 //! Journals that agtool did not write are never obeyed (spec 01 "Races and crashes";
-//! `workspace::journal::seal`): a `.agent-state/journal/*.j` that came with a repository or was
+//! `fileio::journal::seal`): a `.agent-state/journal/*.j` that came with a repository or was
 //! planted by another program names renames and removals that recovery would otherwise carry
 //! out on the next call of any tool, a read-only one included.
 

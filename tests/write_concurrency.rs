@@ -5,7 +5,7 @@ mod write_common;
 
 use std::process::{Child, Command, Stdio};
 
-use agtool::workspace::fs::PathLock;
+use agtool::fileio::fs::PathLock;
 use write_common::Ws;
 
 fn spawn_edit(ws: &Ws, path: &str, old: &str, new: &str) -> Child {

@@ -14,6 +14,11 @@ use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use super::tree::{Leaders, TAG_VAR, Tree, become_subreaper};
 
+/// The file descriptor a spawned child gets its report pipe on (the session guard's report
+/// pipe, read by `exec/session/guard.rs`): set here, where it is passed, so that the
+/// spawner does not import the guard it starts.
+pub const REPORT_FD: i32 = 3;
+
 /// Environment set over the inherited one for every command (spec 05): a model reads plain
 /// text, and a pager or an editor waiting on a terminal would hang the call.
 pub const FIXED_ENV: &[(&str, &str)] = &[
@@ -79,7 +84,7 @@ pub(crate) fn next_tag(kind: &str) -> String {
 /// into that open folder (`fchdir`) instead of looking `workdir` up by name, so a folder
 /// swapped for a symlink after it was checked cannot redirect it. The leader is registered so
 /// the zombie sweep leaves its status to the `Child`. `report`, when given, becomes the
-/// child's file descriptor [`REPORT_FD`](super::session::guard::REPORT_FD) (the session
+/// child's file descriptor [`REPORT_FD`] (the session
 /// guard's report pipe). `guard`, when given, puts a one-shot guard between agtool and the
 /// command (see [`super::oneshot_guard`]); the returned child is then the guard.
 #[allow(clippy::too_many_arguments)]
@@ -135,7 +140,7 @@ pub(crate) fn spawn(
     }
     in_new_session(&mut cmd);
     if let Some(fd) = report {
-        pass_fd(&mut cmd, fd.as_raw_fd(), super::session::guard::REPORT_FD);
+        pass_fd(&mut cmd, fd.as_raw_fd(), REPORT_FD);
     }
     if let Some(g) = guard {
         g.install(&mut cmd); // last: the guard shares the steps above with the command

@@ -7,14 +7,14 @@ use serde_json::{Map, Value};
 
 use crate::error::{ErrorKind, ToolError, ToolResult};
 use crate::faces::output::print_result;
+use crate::fileio::write_gate::WriteGate;
 use crate::tools::ToolSpec;
 use crate::workspace::context::Ctx;
-use crate::workspace::write_gate::WriteGate;
 
 /// Runs a tool on a JSON object under its timeout (spec 07, "Timeouts"): the default of the
 /// tool, or `--timeout-ms`. A timed-out call is reported with exit 124; the process exits
 /// right after, which stops the work, unless the call has started writing files: then it
-/// runs to its end (spec 04 "Applying": all or nothing; see [`crate::workspace::write_gate`]).
+/// runs to its end (spec 04 "Applying": all or nothing; see [`crate::fileio::write_gate`]).
 /// Tools without a default timeout (the exec group) time themselves: exec reads
 /// `--timeout-ms` as its own `timeout_ms` and must kill its process tree before returning, so
 /// exiting under it would leave the tree running.

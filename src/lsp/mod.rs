@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::exec::session::{Client, SessionError};
+use crate::fileio::txn::{Change, WriteOptions};
 use crate::text::plural::count;
 use crate::workspace::config::Config;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
-use crate::workspace::txn::{Change, WriteOptions};
 
 pub mod conn;
 pub mod delta;
@@ -502,7 +502,7 @@ pub fn prepare(changes: &[Change], opts: WriteOptions) -> Vec<Written> {
 pub fn report(
     ctx: &Ctx,
     mut prepared: Vec<Written>,
-    written: &[crate::workspace::txn::Written],
+    written: &[crate::fileio::txn::Written],
 ) -> String {
     if prepared.is_empty() {
         return String::new();

@@ -3,7 +3,7 @@
 //! `--notes-dir`).
 //!
 //! - The store folder passes the path policy (a symlinked store leading out of the workspace
-//!   is refused) and is then opened through the file layer ([`crate::workspace::fs`]) from a
+//!   is refused) and is then opened through the file layer ([`crate::fileio::fs`]) from a
 //!   handle on the allowed root holding it, without following any symlink, and used through
 //!   that one handle ([`Dir`]): a folder renamed or swapped by another process cannot redirect
 //!   a note.
@@ -23,11 +23,11 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::error::{ErrorKind, ToolError, io_reason};
+use crate::fileio::atomic;
+use crate::fileio::beneath::{Dir, Kind};
+use crate::fileio::fs::{Located, PathLock, Stop, describe, interrupted_by, kind_name};
 use crate::text::path_escape::encode_path;
-use crate::workspace::atomic;
-use crate::workspace::beneath::{Dir, Kind};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::{Located, PathLock, Stop, describe, interrupted_by, kind_name};
 use crate::workspace::policy::{self, Access, CheckedPath};
 use crate::workspace::root;
 

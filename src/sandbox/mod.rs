@@ -360,7 +360,7 @@ pub fn plan_for(ctx: &Ctx, settings: &Settings, tmpdir: Option<&Path>) -> Plan {
         protected: ctx.policy.protected_names(),
         // The key folders, and every folder a session server's socket may be in: a command
         // that reached the server could ask it for a session outside the sandbox.
-        hidden: crate::workspace::journal::key_folders()
+        hidden: crate::fileio::journal::key_folders()
             .into_iter()
             .chain(crate::exec::session::server_folders(&ctx.state_dir()))
             .filter_map(|d| canon(&d))

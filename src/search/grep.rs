@@ -18,9 +18,9 @@ use grep::matcher::Matcher;
 use grep::regex::RegexMatcher;
 use grep::searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
+use crate::fileio::special::OpenError;
 use crate::search::walk::Problems;
 use crate::text::render::{MAX_LINE_BYTES, window_line};
-use crate::workspace::special::OpenError;
 
 /// Most character classes that match by Unicode property (`\w`, `\d`, `\s`, `\p{..}`) a
 /// regex may spell out. Each one becomes hundreds of ranges in the compiled form before any
@@ -352,7 +352,7 @@ impl Worker {
 
     /// Searches one file, `path` as walked, read from what `open` gives: the caller opens it
     /// through the file layer (so no symlink swapped in is followed) and classifies it with
-    /// [`crate::workspace::special::regular`]. `mtime` is asked only when the file has hits
+    /// [`crate::fileio::special::regular`]. `mtime` is asked only when the file has hits
     /// (so files without hits are never stat'ed). An unreadable file is an `Err` with the
     /// reason, for the caller to record with the path it shows. A special file is never read
     /// (it was opened without blocking): it is counted in `special_files` and reported as

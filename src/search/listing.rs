@@ -4,13 +4,13 @@
 use std::ffi::OsStr;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::beneath::Kind;
+use crate::fileio::fs::describe;
 use crate::search::walk::{Base, WalkRules, describe_walk_error, still_a_folder};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
-use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::describe;
 use crate::workspace::policy::CheckedPath;
 
 /// Default entries per page.

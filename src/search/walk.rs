@@ -27,9 +27,9 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::error::{ToolError, io_reason};
+use crate::fileio::beneath::{Dir, Kind, Stat};
 use crate::text::path_escape::push_encoded;
 use crate::text::plural::count;
-use crate::workspace::beneath::{Dir, Kind, Stat};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 

@@ -7,13 +7,14 @@
 //! shadowed by an earlier one of the same name, is listed as an [`Issue`], never left out
 //! silently.
 
+pub mod dirs;
 pub mod front_matter;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-pub use crate::workspace::skill_dirs::SkillDir;
-use crate::workspace::skill_dirs::{linked_skill, skill_file};
+pub use crate::skills::dirs::SkillDir;
+use crate::skills::dirs::{linked_skill, skill_file};
 pub use front_matter::SkillFile;
 
 /// Most bytes of a SKILL.md read; a larger file is skipped with its size.
@@ -161,7 +162,7 @@ impl Catalogue {
 
 /// Reads every skill folder in `dirs` (spec 06, order and first-wins). Never fails: folders
 /// and files that cannot be read become issues, and so do symlinked skill folders that
-/// [`crate::workspace::skill_dirs::linked_skill`] refuses (`denied` tells the deny_read names)
+/// [`crate::skills::dirs::linked_skill`] refuses (`denied` tells the deny_read names)
 /// and SKILL.md symlinks leading out of their folder ([`skill_file`]).
 pub fn scan(dirs: &[SkillDir], denied: &dyn Fn(&std::ffi::OsStr) -> bool) -> Catalogue {
     scan_until(dirs, denied, Instant::now() + SCAN_DEADLINE)
@@ -195,7 +196,7 @@ pub fn scan_until(
             continue;
         }
         if let Ok(real) = std::fs::canonicalize(&dir.path)
-            && let Some(why) = crate::workspace::skill_dirs::unsafe_folder(&real, denied)
+            && let Some(why) = crate::skills::dirs::unsafe_folder(&real, denied)
         {
             cat.issues.push(Issue {
                 kind: IssueKind::Skipped,
@@ -324,7 +325,7 @@ pub fn read_skill_file(file: &Path) -> Result<SkillFile, String> {
         ));
     }
     // Opened without blocking: a FIFO swapped in after the check above is refused.
-    let bytes = crate::workspace::special::read_regular(file)
+    let bytes = crate::fileio::special::read_regular(file)
         .map_err(|e| format!("it cannot be read: {e}"))?;
     front_matter::parse(&bytes)
 }

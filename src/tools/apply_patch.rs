@@ -2,7 +2,7 @@
 //! format), all or nothing (spec 04-apply-patch.md).
 //!
 //! Order of work: parse → policy check of every path → locks → load and freshness gate →
-//! match and compute every hunk in memory ([`crate::workspace::patch_plan`]) → syntax gate → `dry_run` diff or atomic
+//! match and compute every hunk in memory ([`plan`]) → syntax gate → `dry_run` diff or atomic
 //! writes with restore on failure → register the new tags.
 
 use clap::Args;
@@ -11,6 +11,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::txn::{Outcome, Transaction, Written};
+use crate::fileio::txn::{WriteOptions, dry_run_output};
 use crate::patch::{BodyLine, Hunk, Patch, parse};
 use crate::text::diff;
 use crate::text::placeholder;
@@ -18,10 +20,10 @@ use crate::text::plural::count;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::patch_plan::{Action, Entry, Plan, PlannedFile};
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{Outcome, Transaction, Written};
-use crate::workspace::txn::{WriteOptions, dry_run_output};
+use plan::{Action, Entry, Plan, PlannedFile};
+
+mod plan;
 
 /// Arguments of apply-patch.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

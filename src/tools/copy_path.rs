@@ -1,5 +1,5 @@
 //! `copy-path`: copy a file, a symlink or a folder (spec 03, "move-path, copy-path,
-//! make-dir"). The work is done by [`crate::workspace::transfer`]: the copy is built under a
+//! make-dir"). The work is done by [`crate::fileio::transfer`]: the copy is built under a
 //! temp name beside its destination and appears in one rename, all or nothing.
 
 use clap::Args;
@@ -7,10 +7,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolResult;
+use crate::fileio::transfer::{self, Op, Request};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::transfer::{self, Op, Request};
 
 /// Arguments of copy-path.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

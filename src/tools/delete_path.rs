@@ -6,7 +6,7 @@
 //! read. A directory needs `recursive` unless it is empty; before anything is removed the
 //! whole tree is listed without following symlinks, and a protected name anywhere in it, a
 //! mount point, or the workspace root itself refuses the whole deletion. The tree is listed
-//! and removed through directory handles ([`crate::workspace::tree`]), so a folder swapped
+//! and removed through directory handles ([`crate::fileio::tree`]), so a folder swapped
 //! for a symlink meanwhile stops the deletion instead of leading it outside.
 
 use std::path::Path;
@@ -16,17 +16,17 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{ErrorKind, Output, ToolError, ToolResult, io_refusal};
+use crate::fileio::beneath::{Kind, is_swapped};
+use crate::fileio::fs::{Stop, describe, interrupted_by};
+use crate::fileio::tree::{self, TreeStop};
+use crate::fileio::txn::{self, Change, Current, Transaction, WriteOptions};
 use crate::text::editable::EditableText;
 use crate::text::path_escape::encode_path;
 use crate::text::plural::count;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::{Stop, describe, interrupted_by};
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::tree::{self, TreeStop};
-use crate::workspace::txn::{self, Change, Current, Transaction, WriteOptions};
 
 /// Most entries a dry run of a directory lists.
 const MAX_LISTED: usize = 20;

@@ -6,10 +6,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::fs::refusal;
 use crate::text::editable::EditableText;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Most files one call asks about.

@@ -20,6 +20,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::txn::{self, After, Change, Outcome, Transaction, WriteOptions, texts_needed};
 use crate::text::checked::{self, decode, encode_owned};
 use crate::text::editable::{TextEncoding, looks_binary, sniff_bom};
 use crate::text::miss;
@@ -33,9 +34,6 @@ use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{
-    self, After, Change, Outcome, Transaction, WriteOptions, texts_needed,
-};
 
 /// Lines of context shown around the edited region (spec 03).
 pub const REGION_CONTEXT: usize = 3;

@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::txn::{self, Change, Outcome, Transaction, WriteOptions, texts_needed};
 use crate::text::anchors::{Op, overlap, parse_anchor, split_lines};
 use crate::text::checked::{self, decode, encode};
 use crate::text::editable::EditableText;
@@ -30,7 +31,6 @@ use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::txn::{self, Change, Outcome, Transaction, WriteOptions, texts_needed};
 
 /// Lines shown around a stale anchor and around a changed region (spec 03).
 pub const AROUND: usize = 2;
@@ -370,7 +370,7 @@ struct Preview {
 fn apply(
     f: &FileEdits,
     l: Loaded,
-    opts: crate::workspace::txn::WriteOptions,
+    opts: crate::fileio::txn::WriteOptions,
 ) -> Result<(Change, Preview), ToolError> {
     let mut ops: Vec<&Op> = f.ops.iter().map(|(_, op)| op).collect();
     ops.sort_by_key(|op| std::cmp::Reverse(op.order_key()));

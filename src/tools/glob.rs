@@ -10,13 +10,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::beneath::Kind;
+use crate::fileio::fs::refusal;
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::path_escape::encode_path;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Default number of paths shown.

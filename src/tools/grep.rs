@@ -11,16 +11,16 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::fileio::beneath::{Kind, is_swapped};
+use crate::fileio::fs::refusal;
+use crate::fileio::special::{self, OpenError};
 use crate::search::grep::{FileHits, NameMatches, NameQuery, Outcome, Report, TopFiles, Worker};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::plural::count;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::beneath::{Kind, is_swapped};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
-use crate::workspace::special::{self, OpenError};
 
 /// Default number of files (files/count output) or matching lines (content output) shown.
 pub const DEFAULT_LIMIT: u64 = 100;

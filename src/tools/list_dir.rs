@@ -5,13 +5,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{ToolError, ToolResult};
+use crate::fileio::beneath::Kind;
+use crate::fileio::fs::refusal;
 use crate::search::listing::{DEFAULT_DEPTH, DEFAULT_LIMIT, listing};
 use crate::search::walk::WalkRules;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
-use crate::workspace::beneath::Kind;
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Arguments of list-dir.

@@ -1,15 +1,15 @@
 //! `make-dir`: make a folder and its missing parents (spec 03, "move-path, copy-path,
-//! make-dir"), through the file layer's handles ([`crate::workspace::mkdir::make_dir`]).
+//! make-dir"), through the file layer's handles ([`crate::fileio::mkdir::make_dir`]).
 
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolResult;
+use crate::fileio::mkdir;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::mkdir;
 
 /// Arguments of make-dir.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

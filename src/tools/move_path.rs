@@ -1,5 +1,5 @@
 //! `move-path`: move or rename a file, a symlink or a folder (spec 03, "move-path, copy-path,
-//! make-dir"). The work is done by [`crate::workspace::transfer`]: one rename on one
+//! make-dir"). The work is done by [`crate::fileio::transfer`]: one rename on one
 //! filesystem, a journaled copy and removal across filesystems; freshness records follow.
 
 use clap::Args;
@@ -7,10 +7,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ToolResult;
+use crate::fileio::transfer::{self, Op, Request};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::transfer::{self, Op, Request};
 
 /// Arguments of move-path.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

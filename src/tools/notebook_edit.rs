@@ -14,13 +14,13 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::txn::{self, After, Change, Transaction, WriteOptions};
 use crate::media::notebook::{self, Layout};
 use crate::text::placeholder;
 use crate::text::plural::count;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{self, After, Change, Transaction, WriteOptions};
 
 /// What to do with the cell.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema, clap::ValueEnum, PartialEq, Eq)]

@@ -12,6 +12,7 @@ use crate::error::{Output, ToolError, ToolResult, io_reason};
 
 mod many;
 mod media;
+use crate::fileio::fs::refusal;
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
@@ -21,7 +22,6 @@ use crate::text::tag::{content_tag, fnv1a32};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::Access;
 
 /// Default number of lines shown.
@@ -221,7 +221,7 @@ pub fn read_one(
             return Err(ToolError::refused(format!(
                 "{} is not a regular file ({}); read_file reads files and folders only",
                 spelled,
-                crate::workspace::fs::kind_name(&meta.file_type())
+                crate::fileio::fs::kind_name(&meta.file_type())
             )));
         }
         if let Some(read) = media::read_media(ctx, args, spelled, &checked, &file, meta.len()) {

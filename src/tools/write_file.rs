@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::txn::{self, Change, Transaction, WriteOptions};
 use crate::text::checked::encode;
 use crate::text::editable::{DecodeError, EditableText};
 use crate::text::placeholder;
@@ -14,7 +15,6 @@ use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use crate::workspace::txn::{self, Change, Transaction, WriteOptions};
 
 /// Arguments of write-file.
 #[derive(Debug, Clone, Deserialize, JsonSchema, Args)]

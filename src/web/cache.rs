@@ -21,7 +21,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::Document;
-use crate::workspace::beneath::{Dir, Kind};
+use crate::fileio::beneath::{Dir, Kind};
 use crate::workspace::root;
 
 /// How long a copy is used.
@@ -106,7 +106,7 @@ impl Copies {
         let mut bytes = read_regular(&dir, &Self::name_for(url, raw)).ok()?;
         let seal_end = memchr::memchr(b'\n', &bytes)?;
         let digits = bytes[..seal_end].strip_prefix(b"seal ".as_slice())?;
-        if !crate::workspace::journal::is_sealed_for(
+        if !crate::fileio::journal::is_sealed_for(
             &self.root,
             PURPOSE,
             &self.sealed_text(&bytes[seal_end + 1..]),
@@ -169,9 +169,8 @@ impl Copies {
         body.extend_from_slice(line.as_bytes());
         body.push(b'\n');
         body.extend_from_slice(doc.text.as_bytes());
-        let seal =
-            crate::workspace::journal::seal_for(&self.root, PURPOSE, &self.sealed_text(&body))
-                .map_err(|e| format!("cannot seal a copy: {e}"))?;
+        let seal = crate::fileio::journal::seal_for(&self.root, PURPOSE, &self.sealed_text(&body))
+            .map_err(|e| format!("cannot seal a copy: {e}"))?;
         let mut bytes = format!("seal {seal}\n").into_bytes();
         bytes.extend_from_slice(&body);
         let name = Self::name_for(url, doc.raw);
@@ -344,12 +343,9 @@ mod tests {
         let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
         header["fetched_at_ms"] = (now_ms() + 3_600_000).into();
         let rest = format!("{header}\nplanted");
-        let seal = crate::workspace::journal::seal_for(
-            &root,
-            PURPOSE,
-            &copies.sealed_text(rest.as_bytes()),
-        )
-        .unwrap();
+        let seal =
+            crate::fileio::journal::seal_for(&root, PURPOSE, &copies.sealed_text(rest.as_bytes()))
+                .unwrap();
         std::fs::write(&file, format!("seal {seal}\n{rest}")).unwrap();
         assert!(copies.load("http://h.test/", false).is_none());
     }

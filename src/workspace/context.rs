@@ -1,21 +1,23 @@
 //! The context every tool runs in: workspace root, current directory, agent identity,
-//! configuration, policy and the (lazily opened) state store (spec 00).
+//! configuration, policy and the (lazily opened) state store (spec 00). On top of the file layer:
+//! it implements [`WriteEnv`], what the write machinery of [`crate::fileio`] needs from a call.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::ToolError;
+use crate::fileio::beneath::Dir;
+use crate::fileio::env::WriteEnv;
+use crate::fileio::fs::{Fs, describe};
+use crate::fileio::journal;
+use crate::fileio::write_gate::WriteGate;
 use crate::interrupt::Cancel;
+use crate::skills::dirs::SkillDir;
 use crate::text::path_escape::encode_path;
-use crate::workspace::beneath::Dir;
 use crate::workspace::config::Config;
-use crate::workspace::fs::{Fs, describe};
-use crate::workspace::journal;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
-use crate::workspace::skill_dirs::SkillDir;
 use crate::workspace::state::StateStore;
-use crate::workspace::write_gate::WriteGate;
 
 /// Global settings after flags, environment and configuration are layered (spec 00).
 #[derive(Debug, Clone, Default)]
@@ -517,5 +519,69 @@ impl Ctx {
     /// Takes the queued notices (see [`Ctx::notice`]).
     pub fn take_notices(&self) -> Vec<String> {
         std::mem::take(&mut *self.notices.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// The write machinery's view of a call (see [`WriteEnv`]): the context's own handles, gate,
+/// root, policy and settings, and this agent's freshness records in the state store.
+impl WriteEnv for Ctx {
+    fn fs(&self) -> &Fs {
+        &self.fs
+    }
+
+    fn gate(&self) -> &WriteGate {
+        &self.gate
+    }
+
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn policy(&self) -> &PathPolicy {
+        &self.policy
+    }
+
+    fn check_path(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        Ctx::check_path(self, spelled, access)
+    }
+
+    fn check_entry(&self, spelled: &str, access: Access) -> Result<CheckedPath, ToolError> {
+        Ctx::check_entry(self, spelled, access)
+    }
+
+    fn display(&self, path: &Path) -> String {
+        Ctx::display(self, path)
+    }
+
+    fn freshness(&self) -> bool {
+        self.freshness
+    }
+
+    fn syntax_check(&self) -> bool {
+        self.syntax_check
+    }
+
+    fn say(&self, lines: &[String]) {
+        Ctx::say(self, lines)
+    }
+
+    fn recorded_tag(&self, real: &Path) -> Result<Option<String>, String> {
+        self.with_state(|s| s.recorded_tag(&self.agent, real))
+    }
+
+    fn register_tag(&self, real: &Path, tag: &str) -> Option<String> {
+        Ctx::register_tag(self, real, tag)
+    }
+
+    fn forget_tag(&self, real: &Path) -> Result<(), String> {
+        self.with_state(|s| s.forget(real).map(|_| ()))
+    }
+
+    fn move_tags(&self, from: &Path, to: &Path) -> Result<(), String> {
+        self.with_state(|s| s.move_entries(from, to).map(|_| ()))
+    }
+
+    fn recording_problem(&self) -> Option<String> {
+        Ctx::recording_problem(self)
     }
 }

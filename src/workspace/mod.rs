@@ -1,25 +1,12 @@
-//! The workspace: root discovery, configuration, path policy, the context every tool runs in
-//! (root, current directory, agent, policy, state store), the file layer (directory handles in
-//! `beneath`, root handles in `fs`, atomic writes in `atomic`, folder trees in `tree`, the
-//! journal of multi-file writes in `journal`), write transactions and the state store (spec 00
-//! "Workspace root and state", spec 01).
+//! The workspace: root discovery ([`root`]), configuration ([`config`]) and when a workspace's
+//! own config is obeyed ([`trust`]), the path policy ([`policy`]), the state store ([`state`])
+//! and, on top, the context every tool runs in ([`context`]: root, current directory, agent,
+//! policy, state store, and the file layer's handles) (spec 00 "Workspace root and state",
+//! spec 01). The file layer itself, where bytes reach the disk, is [`crate::fileio`].
 
-pub mod atomic;
-pub mod beneath;
 pub mod config;
 pub mod context;
-pub mod copy;
-pub mod fs;
-pub mod journal;
-pub mod mkdir;
-pub mod patch_plan;
 pub mod policy;
 pub mod root;
-pub mod skill_dirs;
-pub mod special;
 pub mod state;
-pub mod transfer;
-pub mod tree;
 pub mod trust;
-pub mod txn;
-pub mod write_gate;

@@ -11,7 +11,7 @@
 //! `link/../x` is `x` beside the link's *target* (issue 12, item 8), not beside the link.
 //!
 //! The policy only decides which path may be touched. The file layer
-//! ([`crate::workspace::beneath`], [`crate::workspace::fs`]) then reaches the resolved path from
+//! ([`crate::fileio::beneath`], [`crate::fileio::fs`]) then reaches the resolved path from
 //! a handle on the allowed root that holds it ([`CheckedPath::base`]) without following any
 //! symlink, so a folder swapped for a symlink after this check makes the call fail instead of
 //! leading outside.

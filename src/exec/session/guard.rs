@@ -33,11 +33,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use super::super::tree::live_descendants;
+use crate::exec::spawn::REPORT_FD;
 
 /// The hidden subcommand that runs a guard.
 pub const SUBCOMMAND: &str = "session-guard";
-/// The file descriptor of the report pipe in the guard.
-pub const REPORT_FD: i32 = 3;
 /// The parent-death signal (not SIGTERM: that one comes from the server's group kill).
 pub const DEATH_SIGNAL: i32 = libc::SIGUSR2;
 /// How often the guard checks that its server still lives, even without a signal.

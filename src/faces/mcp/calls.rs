@@ -109,7 +109,7 @@ impl Call {
 /// [`Call::run`]).
 async fn stop(
     cancel: &Cancel,
-    gate: &crate::workspace::write_gate::WriteGate,
+    gate: &crate::fileio::write_gate::WriteGate,
     rx: oneshot::Receiver<ToolResult>,
 ) -> Ending {
     cancel.fire();

@@ -37,7 +37,7 @@ fn expand(ctx: &Ctx, pattern: &str, room: usize) -> Result<(Vec<String>, usize),
     let dir = ctx
         .fs
         .open_dir(&checked)
-        .map_err(|e| crate::workspace::fs::refusal("search", ".", &e))?;
+        .map_err(|e| crate::fileio::fs::refusal("search", ".", &e))?;
     let base = Base::new(&checked, Some(dir));
     let rules = WalkRules {
         hidden: false,

@@ -16,7 +16,7 @@ use rustix::fs::{Mode, OFlags};
 /// Why a path could not be opened as a regular file.
 #[derive(Debug)]
 pub enum OpenError {
-    /// A FIFO, socket or device (`kind` is [`crate::workspace::fs::kind_name`]'s word): never
+    /// A FIFO, socket or device (`kind` is [`crate::fileio::fs::kind_name`]'s word): never
     /// opened, or closed at once when one was swapped in.
     Special(&'static str),
     /// A directory.
@@ -60,7 +60,7 @@ pub fn open_regular(path: &Path) -> Result<File, OpenError> {
 }
 
 /// Classifies a file the file layer opened without blocking
-/// ([`crate::workspace::beneath::Dir::open_file`]): the file itself when it is regular,
+/// ([`crate::fileio::beneath::Dir::open_file`]): the file itself when it is regular,
 /// else why it cannot be read as one.
 pub fn regular(opened: io::Result<File>) -> Result<File, OpenError> {
     let file = opened?;
@@ -84,7 +84,7 @@ fn check_kind(meta: &std::fs::Metadata) -> Result<(), OpenError> {
     } else if ft.is_dir() {
         Err(OpenError::Directory)
     } else {
-        Err(OpenError::Special(crate::workspace::fs::kind_name(&ft)))
+        Err(OpenError::Special(crate::fileio::fs::kind_name(&ft)))
     }
 }
 

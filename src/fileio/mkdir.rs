@@ -1,5 +1,5 @@
 //! Making folders (spec 03, "make-dir"): the folder and its missing parents are made one at
-//! a time through the file layer's handles ([`crate::workspace::beneath::Dir::create_dirs`]),
+//! a time through the file layer's handles ([`crate::fileio::beneath::Dir::create_dirs`]),
 //! so a folder swapped for a symlink meanwhile makes the call fail instead of leading
 //! outside. Like `mkdir -p`, a folder already there is not an error; a kill midway leaves the
 //! folders made so far (empty folders, never a half-written file).
@@ -8,20 +8,20 @@ use std::io;
 use std::path::Path;
 
 use crate::error::{Output, ToolError, ToolResult};
+use crate::fileio::beneath::Kind;
+use crate::fileio::env::WriteEnv;
+use crate::fileio::fs::refusal;
 use crate::text::plural::count;
-use crate::workspace::beneath::Kind;
-use crate::workspace::context::Ctx;
-use crate::workspace::fs::refusal;
 use crate::workspace::policy::{Access, CheckedPath};
 
 /// Runs a make-dir call (spec 03): makes the folder and its missing parents through handles.
 /// A folder already there is not an error (as `mkdir -p`): `<path>/ already exists`. Output:
 /// `Created <path>/`; `dry_run`: `Would create <path>/ (<n> folders)`.
-pub fn make_dir(ctx: &Ctx, spelled: &str, dry_run: bool) -> ToolResult {
-    let p = ctx.check_path(spelled, Access::Write)?;
+pub fn make_dir(env: &dyn WriteEnv, spelled: &str, dry_run: bool) -> ToolResult {
+    let p = env.check_path(spelled, Access::Write)?;
     let shown = format!("{}/", spelled.trim_end_matches('/'));
-    let root = ctx
-        .fs
+    let root = env
+        .fs()
         .root(&p.base)
         .map_err(|e| refusal("create", spelled, &e))?;
     let rel = p.real.strip_prefix(&p.base).unwrap_or(Path::new(""));
@@ -32,7 +32,7 @@ pub fn make_dir(ctx: &Ctx, spelled: &str, dry_run: bool) -> ToolResult {
         match root.stat(dir) {
             Ok(st) if st.kind == Kind::Dir => break,
             Ok(st) => {
-                let what = ctx.display(&p.base.join(dir));
+                let what = env.display(&p.base.join(dir));
                 return Err(ToolError::refused(if missing == 0 {
                     format!(
                         "{spelled} exists and is a {}, not a folder; nothing was created",
@@ -67,7 +67,7 @@ pub fn make_dir(ctx: &Ctx, spelled: &str, dry_run: bool) -> ToolResult {
         .with("dry_run", true)
         .with("created", missing));
     }
-    let _writing = ctx.gate.writing()?;
+    let _writing = env.gate().writing()?;
     let (_, created) = root
         .create_dirs(rel)
         .map_err(|e| refusal("create", spelled, &e))?;
@@ -104,14 +104,14 @@ pub fn not_a_folder(what: &str, kind: Kind, shown: &str) -> String {
 /// The nearest existing entry above `p` (its folder, that folder's folder, ...) when it is
 /// not a folder: its path as shown to the caller and its kind. `None` when it is a folder, or
 /// when it cannot be looked at (the caller's own step then says why).
-pub fn non_folder_above(ctx: &Ctx, p: &CheckedPath) -> Option<(String, Kind)> {
-    let root = ctx.fs.root(&p.base).ok()?;
+pub fn non_folder_above(env: &dyn WriteEnv, p: &CheckedPath) -> Option<(String, Kind)> {
+    let root = env.fs().root(&p.base).ok()?;
     let rel = p.real.strip_prefix(&p.base).ok()?;
     let mut at = rel.parent();
     while let Some(dir) = at {
         match root.stat(dir) {
             Ok(st) if st.kind == Kind::Dir => return None,
-            Ok(st) => return Some((ctx.display(&p.base.join(dir)), st.kind)),
+            Ok(st) => return Some((env.display(&p.base.join(dir)), st.kind)),
             Err(e)
                 if e.kind() == io::ErrorKind::NotFound
                     || e.raw_os_error() == Some(libc::ENOTDIR) =>

@@ -1,7 +1,7 @@
 //! Copying one entry through directory handles: a regular file (its bytes, in chunks), a
 //! symlink (its text, never followed) or a folder with everything a listing found in it
-//! ([`crate::workspace::tree::list_with`]). The builder of [`crate::workspace::journal::transfer`]
-//! for move-path across filesystems and copy-path ([`crate::workspace::transfer`]).
+//! ([`crate::fileio::tree::list_with`]). The builder of [`crate::fileio::journal::transfer`]
+//! for move-path across filesystems and copy-path ([`crate::fileio::transfer`]).
 //!
 //! What is kept is [`Keep`]'s choice: a move keeps every permission bit and the modification
 //! times; a copy keeps the permission bits without setuid and setgid, and gets new times.
@@ -16,11 +16,11 @@ use std::io;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use crate::fileio::beneath::{Dir, Kind};
+use crate::fileio::fs::Stop;
+use crate::fileio::journal;
+use crate::fileio::tree::Listing;
 use crate::text::path_escape::encode_path;
-use crate::workspace::beneath::{Dir, Kind};
-use crate::workspace::fs::Stop;
-use crate::workspace::journal;
-use crate::workspace::tree::Listing;
 
 /// Bytes copied between two checks for a termination signal.
 const CHUNK: u64 = 4 << 20;
@@ -90,7 +90,7 @@ fn copy_file(
         return Err(io::Error::other(format!(
             "{} is a {}, which agtool does not copy",
             encode_path(Path::new(name)),
-            crate::workspace::fs::kind_name(&meta.file_type())
+            crate::fileio::fs::kind_name(&meta.file_type())
         )));
     }
     let mut out = to.create_new(temp, 0o600)?;
@@ -273,10 +273,10 @@ mod tests {
     //! points stop a real transfer where it is, as a SIGKILL would; recovery must then leave
     //! the old state or the new one, with no temp file and no journal.
     use super::*;
-    use crate::workspace::fs::Fs;
-    use crate::workspace::journal::{Left, Transfer, crash_after, recover, transfer};
+    use crate::fileio::fs::Fs;
+    use crate::fileio::journal::{Left, Transfer, crash_after, recover, transfer};
+    use crate::fileio::tree::{Verdict, list_with};
     use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
-    use crate::workspace::tree::{Verdict, list_with};
     use std::collections::BTreeMap;
     use std::os::unix::fs::symlink;
 

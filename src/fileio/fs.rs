@@ -3,13 +3,13 @@
 //!
 //! [`Fs`] holds one directory handle per allowed root, opened once per process, and reaches
 //! every policy-checked path ([`CheckedPath`]) from the handle of the root that holds it,
-//! through [`crate::workspace::beneath::Dir`]: no symlink the policy did not resolve is ever
+//! through [`crate::fileio::beneath::Dir`]: no symlink the policy did not resolve is ever
 //! followed, and no path is opened by its full name again. A folder swapped for a symlink
 //! between the policy check and the use makes the call fail ([`describe`] says so); it never
 //! acts outside.
 //!
-//! One file is written atomically by [`crate::workspace::atomic::write_file`], several by
-//! [`crate::workspace::journal::commit`]; both build on the pieces here: [`fill`] (write a
+//! One file is written atomically by [`crate::fileio::atomic::write_file`], several by
+//! [`crate::fileio::journal::commit`]; both build on the pieces here: [`fill`] (write a
 //! temp file in chunks, stopping for a termination signal caught by [`Stop`]) and
 //! [`existing_mode`] (the bits an existing target keeps).
 //!
@@ -21,9 +21,9 @@
 //! How a new tool uses the layer: check the path with the policy (`ctx.check_path`), then
 //! `ctx.fs.open_read(&p)`, `ctx.fs.stat(&p)`, `ctx.fs.parent(&p)` (the folder handle and the
 //! name, for `rename`/`unlink`/`link`/`mkdir` on [`Dir`]), `ctx.fs.open_dir(&p)` (for listing
-//! with [`Dir::entries`] or a tree with [`crate::workspace::tree`]); write one file with
-//! [`crate::workspace::atomic::write_file`], several with
-//! [`crate::workspace::journal::commit`] (all or nothing across a crash).
+//! with [`Dir::entries`] or a tree with [`crate::fileio::tree`]); write one file with
+//! [`crate::fileio::atomic::write_file`], several with
+//! [`crate::fileio::journal::commit`] (all or nothing across a crash).
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
@@ -33,9 +33,9 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::fileio::beneath::{Dir, Kind, Stat, is_swapped};
 use crate::interrupt::Cancel;
 use crate::interrupt::{self, InterruptWatch, signal_name};
-use crate::workspace::beneath::{Dir, Kind, Stat, is_swapped};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 

@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 use super::record::{Record, State, Step};
 use super::seal::{Binding, is_registered, is_sealed, unregister};
 use super::{Dirs, roll_back, roll_forward};
-use crate::workspace::beneath::parse_temp_name;
-use crate::workspace::fs::Fs;
+use crate::fileio::beneath::parse_temp_name;
+use crate::fileio::fs::Fs;
 
 /// A `.new` file whose lock is free is deleted only when older than this: its writer may be
 /// between creating and locking it.
@@ -64,7 +64,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
         return Vec::new();
     };
     let busy =
-        |entries: &[crate::workspace::beneath::Entry]| entries.iter().any(|e| e.name != LOCK_NAME);
+        |entries: &[crate::fileio::beneath::Entry]| entries.iter().any(|e| e.name != LOCK_NAME);
     if !jdir.entries().is_ok_and(|e| busy(&e)) {
         return Vec::new();
     }
@@ -72,7 +72,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
     // turn recovery off for good) is set aside first.
     if jdir
         .stat_at(OsStr::new(LOCK_NAME))
-        .is_ok_and(|st| st.kind != crate::workspace::beneath::Kind::File)
+        .is_ok_and(|st| st.kind != crate::fileio::beneath::Kind::File)
     {
         let aside = format!("{LOCK_NAME}.not-a-file.{}", std::process::id());
         let _ = jdir.rename(OsStr::new(LOCK_NAME), &jdir, OsStr::new(&aside));
@@ -209,7 +209,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                     "could not remove the leftovers of a finished write of process {} ({}); \
                      the next call tries again",
                     rec.pid,
-                    crate::workspace::fs::describe(&e)
+                    crate::fileio::fs::describe(&e)
                 )),
             },
             State::Preparing | State::Committing => match roll_back(&mut Dirs::new(fs), &rec) {
@@ -257,7 +257,7 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                     "could not roll back the interrupted write of process {} ({}); the next \
                      call tries again",
                     rec.pid,
-                    crate::workspace::fs::describe(&e)
+                    crate::fileio::fs::describe(&e)
                 )),
             },
         }

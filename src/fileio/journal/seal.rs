@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 
-use super::record::STATE_AT;
+use super::STATE_AT;
 
 /// Bytes of the key.
 const KEY_BYTES: usize = 32;
@@ -200,7 +200,7 @@ pub(super) struct Binding<'a> {
 
 impl<'a> Binding<'a> {
     /// The binding of journals in `jdir` (`<workspace>/.agent-state/journal`).
-    pub(super) fn of(jdir: &'a crate::workspace::beneath::Dir) -> io::Result<Binding<'a>> {
+    pub(super) fn of(jdir: &'a crate::fileio::beneath::Dir) -> io::Result<Binding<'a>> {
         let st = rustix::fs::fstat(jdir.fd()).map_err(io::Error::from)?;
         let workspace = jdir
             .path()
@@ -385,13 +385,13 @@ mod tests {
         out
     }
 
-    fn bind_dir() -> (tempfile::TempDir, crate::workspace::beneath::Dir) {
+    fn bind_dir() -> (tempfile::TempDir, crate::fileio::beneath::Dir) {
         let t = tempfile::tempdir().unwrap();
         let p = std::fs::canonicalize(t.path())
             .unwrap()
             .join("ws/.agent-state/journal");
         std::fs::create_dir_all(&p).unwrap();
-        let d = crate::workspace::beneath::Dir::open_root(&p).unwrap();
+        let d = crate::fileio::beneath::Dir::open_root(&p).unwrap();
         (t, d)
     }
 

@@ -7,15 +7,15 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::error::ToolError;
+use crate::fileio::txn::{
+    Change, Current, EDIT_ELSEWHERE, Transaction, WriteOptions, texts_needed, too_big_to_edit,
+};
 use crate::patch::{Applied, Chunk, Hunk, Patch, compute_edits};
 use crate::text::checked::{encode_owned, not_editable};
 use crate::text::editable::EditableText;
 use crate::text::syntax;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::txn::{
-    Change, Current, EDIT_ELSEWHERE, Transaction, WriteOptions, texts_needed, too_big_to_edit,
-};
 
 /// What a file's line in the summary says (spec 04 "Output").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

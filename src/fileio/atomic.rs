@@ -1,14 +1,14 @@
 //! Atomic writes of one file (spec 01, "File layer"): a temp file `.<name>.agtool-<pid>-<n>`
 //! in the target's own folder is written, fsynced and renamed over the target, then the folder
 //! is fsynced. A reader sees the old or the new file, never a mix. Everything is reached
-//! through the file layer's handles ([`crate::workspace::fs`]), so no symlink swapped in after
+//! through the file layer's handles ([`crate::fileio::fs`]), so no symlink swapped in after
 //! the policy check is followed.
 //!
 //! Before the temp file is created, a note naming it is left in the journal folder
 //! ([`TempNote`]), so the next agtool call removes the temp file of a killed process. A
 //! termination signal during the write ([`Stop`]) removes the temp file and ends the call with
 //! [`ErrorKind::Interrupted`](crate::error::ErrorKind::Interrupted). Writes that touch several
-//! files go through the journal ([`crate::workspace::journal::commit`]).
+//! files go through the journal ([`crate::fileio::journal::commit`]).
 //!
 //! A write replaces the target's directory entry and never writes into the old inode, so a
 //! hard link inside the workspace to an outside file's inode is replaced by the new file; the
@@ -16,16 +16,16 @@
 
 use std::io;
 
-use crate::workspace::beneath::{Kind, temp_name};
-use crate::workspace::fs::{Fs, Located, Stop, existing_mode, fill};
-use crate::workspace::journal::TempNote;
+use crate::fileio::beneath::{Kind, temp_name};
+use crate::fileio::fs::{Fs, Located, Stop, existing_mode, fill};
+use crate::fileio::journal::TempNote;
 use crate::workspace::policy::CheckedPath;
 
 /// Writes `bytes` to `p`'s resolved path atomically (module doc), creating missing parent
 /// folders; a file that does not exist yet gets `new_mode` (default 0666 less the umask).
 /// A symlink is written through (the policy resolved it), never replaced. Errors are the
-/// filesystem's (see [`crate::workspace::fs::describe`]) or
-/// [`crate::workspace::fs::Interrupted`]; on any error nothing is left behind.
+/// filesystem's (see [`crate::fileio::fs::describe`]) or
+/// [`crate::fileio::fs::Interrupted`]; on any error nothing is left behind.
 pub fn write_file(
     fs: &Fs,
     p: &CheckedPath,
@@ -95,8 +95,8 @@ pub fn remove_file(fs: &Fs, p: &CheckedPath) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::beneath::is_swapped;
-    use crate::workspace::fs::describe;
+    use crate::fileio::beneath::is_swapped;
+    use crate::fileio::fs::describe;
     use crate::workspace::policy::{Access, PathPolicy};
     use std::ffi::OsString;
     use std::os::unix::fs::PermissionsExt;

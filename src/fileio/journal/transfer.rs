@@ -16,8 +16,8 @@ use super::record::{Journal, Record, State, Step};
 use super::{
     CommitError, Dirs, Left, keep_backup, make_dir, missing_dirs, roll_back, roll_forward,
 };
-use crate::workspace::beneath::{Dir, temp_name};
-use crate::workspace::fs::{Fs, Stop};
+use crate::fileio::beneath::{Dir, temp_name};
+use crate::fileio::fs::{Fs, Stop};
 use crate::workspace::policy::CheckedPath;
 
 /// Builds the copy: called with the destination's folder and the temp name to create there

@@ -8,11 +8,9 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::workspace::beneath::Dir;
+use super::{MAGIC, STATE_AT};
+use crate::fileio::beneath::Dir;
 
-pub(super) const MAGIC: &str = "agtool-journal 2\n";
-/// Offset of the state byte: after the magic line and `state `.
-pub(super) const STATE_AT: u64 = (MAGIC.len() + "state ".len()) as u64;
 static JOURNAL_COUNTER: AtomicU32 = AtomicU32::new(0);
 
 /// Where a journal stands (module doc).

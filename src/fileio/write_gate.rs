@@ -5,8 +5,8 @@
 //! the MCP server). That is safe while a tool only reads and computes, but a transaction that
 //! has started writing must finish (or restore what it wrote) first, or a patch of 50 files
 //! could stop after 20. The timeout (or a cancellation) and the transaction meet here:
-//! whichever comes first wins, under one lock. Each call's context holds its own gate
-//! ([`crate::workspace::context::Ctx::gate`]).
+//! whichever comes first wins, under one lock. Each call's context holds its own gate (the
+//! write machinery reaches it as [`crate::fileio::env::WriteEnv::gate`]).
 
 use std::sync::{Mutex, PoisonError};
 

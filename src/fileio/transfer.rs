@@ -34,17 +34,17 @@ use std::io;
 use std::path::Path;
 
 use crate::error::{ErrorKind, Output, ToolError, ToolResult};
+use crate::fileio::beneath::{Dir, Kind, Stat};
+use crate::fileio::copy::{Keep, copy_entry};
+use crate::fileio::env::WriteEnv;
+use crate::fileio::fs::{Stop, describe, interrupted_by, refusal, timed_out_by};
+use crate::fileio::journal::{self, CommitError, Left};
+use crate::fileio::tree::{self, Listing, TreeStop, Verdict};
+use crate::fileio::txn::Transaction;
 use crate::text::editable::EditableText;
 use crate::text::path_escape::encode_path;
 use crate::text::plural::count;
-use crate::workspace::beneath::{Dir, Kind, Stat};
-use crate::workspace::context::Ctx;
-use crate::workspace::copy::{Keep, copy_entry};
-use crate::workspace::fs::{Stop, describe, interrupted_by, refusal, timed_out_by};
-use crate::workspace::journal::{self, CommitError, Left};
 use crate::workspace::policy::{Access, CheckedPath};
-use crate::workspace::tree::{self, Listing, TreeStop, Verdict};
-use crate::workspace::txn::Transaction;
 
 /// What a move across filesystems is, in its answer.
 const ACROSS: &str = "across filesystems: copied, then the source removed";
@@ -102,18 +102,18 @@ pub struct Request<'a> {
 /// Runs a move-path or copy-path call (module doc). Output: `Moved a → b`, `Copied a → b (<n>
 /// files)` and the like; `dry_run`: `Would move a → b`. Errors are refusals naming the path
 /// and what to do; an interruption by a signal keeps its kind.
-pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
+pub fn run(env: &dyn WriteEnv, req: &Request<'_>) -> ToolResult {
     let verb = req.op.verb();
     let access = match req.op {
         Op::Move => Access::Write,
         Op::Copy { .. } => Access::Read,
     };
     // The entry the path names: a final symlink is the link.
-    let src = ctx.check_entry(req.source, access)?;
+    let src = env.check_entry(req.source, access)?;
     if req.op == Op::Move
-        && (src.real == ctx.root
-            || src.real == ctx.policy.root()
-            || ctx.root.starts_with(&src.real))
+        && (src.real == env.root()
+            || src.real == env.policy().root()
+            || env.root().starts_with(&src.real))
     {
         return Err(ToolError::refused(format!(
             "{} is the workspace root (or holds it); agtool never moves it",
@@ -121,7 +121,7 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
         )));
     }
     if let Op::Copy { .. } = req.op
-        && let Some(name) = ctx.policy.protected_in(&src)
+        && let Some(name) = env.policy().protected_in(&src)
     {
         return Err(ToolError::refused(format!(
             "{} is or is under {name}, a protected name; agtool copies nothing under a \
@@ -129,13 +129,13 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
             req.source
         )));
     }
-    let st = stat_source(ctx, &src, verb)?;
+    let st = stat_source(env, &src, verb)?;
     refuse_source_kind(req, &st)?;
-    let (dst, into) = destination(ctx, req.destination, &src)?;
-    if let Some((what, kind)) = crate::workspace::mkdir::non_folder_above(ctx, &dst) {
+    let (dst, into) = destination(env, req.destination, &src)?;
+    if let Some((what, kind)) = crate::fileio::mkdir::non_folder_above(env, &dst) {
         return Err(ToolError::refused(format!(
             "{}; nothing was {}",
-            crate::workspace::mkdir::not_a_folder(&what, kind, &dst.spelled),
+            crate::fileio::mkdir::not_a_folder(&what, kind, &dst.spelled),
             if req.op == Op::Move {
                 "moved"
             } else {
@@ -155,21 +155,21 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
             req.source, dst.spelled
         )));
     }
-    let txn = Transaction::begin(ctx, [src.real.as_path(), dst.real.as_path()])?;
+    let txn = Transaction::begin(env, [src.real.as_path(), dst.real.as_path()])?;
     // Under the locks, both ends as they are now.
-    let st = stat_source(ctx, &src, verb)?;
+    let st = stat_source(env, &src, verb)?;
     refuse_source_kind(req, &st)?;
-    let dst_st = match ctx.fs.stat(&dst) {
+    let dst_st = match env.fs().stat(&dst) {
         Ok(s) => Some(s),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(refusal(verb, &dst.spelled, &e)),
     };
-    let replace = judge_destination(ctx, &txn, req, &src, &st, &dst, dst_st, into)?;
+    let replace = judge_destination(env, &txn, req, &src, &st, &dst, dst_st, into)?;
     let listing = match st.kind {
-        Kind::Dir => list_source(ctx, &src, req.op)?,
+        Kind::Dir => list_source(env, &src, req.op)?,
         _ => Listing::default(),
     };
-    let across = req.op == Op::Move && across_filesystems(ctx, &st, &dst);
+    let across = req.op == Op::Move && across_filesystems(env, &st, &dst);
     if across && matches!(st.kind, Kind::Fifo | Kind::Socket | Kind::Device) {
         return Err(ToolError::refused(format!(
             "{} is a {}; agtool moves one only within a filesystem, and {} is on another",
@@ -178,7 +178,7 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
             dst.spelled
         )));
     }
-    let shown = Shown::new(ctx, req, &src, &st, &dst, &listing);
+    let shown = Shown::new(env, req, &src, &st, &dst, &listing);
     if req.dry_run {
         let mut details = shown.details.clone();
         if let Some(kind) = replace {
@@ -199,21 +199,21 @@ pub fn run(ctx: &Ctx, req: &Request<'_>) -> ToolResult {
 
     // From here the call runs to its end even past its timeout (see write_gate); a
     // termination signal stops it before its commit point and undoes it.
-    let _writing = ctx.gate.writing()?;
+    let _writing = env.gate().writing()?;
     let mut stop = Stop::watching();
     if let Some(ms) = req.timeout_ms {
         stop = stop.with_deadline(req.started + std::time::Duration::from_millis(ms), ms);
     }
     let moved_across = match req.op {
-        Op::Move => move_entry(ctx, &src, &st, &listing, &dst, replace.is_some(), &stop)?,
+        Op::Move => move_entry(env, &src, &st, &listing, &dst, replace.is_some(), &stop)?,
         Op::Copy { .. } => {
-            copy_entry_into_place(ctx, &src, &st, &listing, &dst, replace.is_some(), &stop)?;
+            copy_entry_into_place(env, &src, &st, &listing, &dst, replace.is_some(), &stop)?;
             false
         }
     };
     let note = match req.op {
-        Op::Move => ctx.with_state(|s| s.move_entries(&src.real, &dst.real).map(|_| ())),
-        Op::Copy { .. } => ctx.with_state(|s| s.forget(&dst.real).map(|_| ())),
+        Op::Move => env.move_tags(&src.real, &dst.real),
+        Op::Copy { .. } => env.forget_tag(&dst.real),
     }
     .err();
     let mut details = shown.details.clone();
@@ -278,7 +278,7 @@ struct Shown {
 
 impl Shown {
     fn new(
-        ctx: &Ctx,
+        env: &dyn WriteEnv,
         req: &Request<'_>,
         src: &CheckedPath,
         st: &Stat,
@@ -310,8 +310,8 @@ impl Shown {
                 count(dirs, "directory")
             )),
             Kind::Symlink => {
-                let target = ctx
-                    .fs
+                let target = env
+                    .fs()
                     .parent(src)
                     .and_then(|l| l.dir.read_link(&l.name))
                     .map(|t| encode_path(&t).into_owned())
@@ -378,8 +378,8 @@ impl Shown {
 }
 
 /// The source's own metadata (a symlink describes itself).
-fn stat_source(ctx: &Ctx, src: &CheckedPath, verb: &str) -> Result<Stat, ToolError> {
-    ctx.fs
+fn stat_source(env: &dyn WriteEnv, src: &CheckedPath, verb: &str) -> Result<Stat, ToolError> {
+    env.fs()
         .stat(src)
         .map_err(|e| refusal(verb, &src.spelled, &e))
 }
@@ -406,15 +406,15 @@ fn refuse_source_kind(req: &Request<'_>, st: &Stat) -> Result<(), ToolError> {
 /// The destination entry, and whether it was spelled as a folder to put the source in
 /// (`dir/`: then it is `dir/<source name>`, and `dir` must be an existing folder).
 fn destination(
-    ctx: &Ctx,
+    env: &dyn WriteEnv,
     spelled: &str,
     src: &CheckedPath,
 ) -> Result<(CheckedPath, bool), ToolError> {
     if !spelled.ends_with('/') {
-        return Ok((ctx.check_entry(spelled, Access::Write)?, false));
+        return Ok((env.check_entry(spelled, Access::Write)?, false));
     }
-    let folder = ctx.check_path(spelled, Access::Write)?;
-    match ctx.fs.stat(&folder) {
+    let folder = env.check_path(spelled, Access::Write)?;
+    match env.fs().stat(&folder) {
         Ok(st) if st.kind == Kind::Dir => {}
         Ok(st) => {
             return Err(ToolError::refused(format!(
@@ -437,14 +437,14 @@ fn destination(
         spelled.trim_end_matches('/'),
         encode_path(Path::new(name))
     );
-    Ok((ctx.check_entry(&joined, Access::Write)?, true))
+    Ok((env.check_entry(&joined, Access::Write)?, true))
 }
 
 /// Decides what happens to an existing destination: `None` when there is none, else the kind
 /// of entry replaced (with `overwrite` only; a replaced file passes the freshness gate).
 #[allow(clippy::too_many_arguments)]
 fn judge_destination(
-    ctx: &Ctx,
+    env: &dyn WriteEnv,
     txn: &Transaction<'_>,
     req: &Request<'_>,
     src: &CheckedPath,
@@ -495,7 +495,7 @@ fn judge_destination(
     if d.kind == Kind::File {
         // Replacing content is writing over it: the caller must have seen what goes.
         let before = txn.load(dst)?.unwrap_or_default();
-        if ctx.freshness
+        if env.freshness()
             && EditableText::decode(&before).is_err()
             && txn.shown_tag(dst).map_err(ToolError::refused)?.is_none()
         {
@@ -513,18 +513,18 @@ fn judge_destination(
 /// Lists a source folder through handles: for a move a protected name anywhere refuses the
 /// whole move; for a copy protected and read-denied names, FIFOs, sockets and devices are
 /// left out (and listed in [`Listing::skipped`]).
-fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolError> {
+fn list_source(env: &dyn WriteEnv, src: &CheckedPath, op: Op) -> Result<Listing, ToolError> {
     let verb = op.verb();
     let shown = format!("{}/", src.spelled.trim_end_matches('/'));
     let in_shown = |rel: &Path| format!("{shown}{}", encode_path(rel));
-    let top = ctx
-        .fs
+    let top = env
+        .fs()
         .open_dir(src)
         .map_err(|e| refusal(verb, &src.spelled, &e))?;
     let judge = |name: &OsStr| match op {
-        Op::Move if ctx.policy.is_protected_name(name) => Verdict::Refuse,
+        Op::Move if env.policy().is_protected_name(name) => Verdict::Refuse,
         Op::Copy { .. }
-            if ctx.policy.is_protected_name(name) || ctx.policy.is_denied_name(name) =>
+            if env.policy().is_protected_name(name) || env.policy().is_denied_name(name) =>
         {
             Verdict::Skip
         }
@@ -565,8 +565,8 @@ fn list_source(ctx: &Ctx, src: &CheckedPath, op: Op) -> Result<Listing, ToolErro
 
 /// Whether the source and the destination's nearest existing folder lie on different
 /// filesystems (a move there is a copy and a removal).
-fn across_filesystems(ctx: &Ctx, st: &Stat, dst: &CheckedPath) -> bool {
-    let Ok(root) = ctx.fs.root(&dst.base) else {
+fn across_filesystems(env: &dyn WriteEnv, st: &Stat, dst: &CheckedPath) -> bool {
+    let Ok(root) = env.fs().root(&dst.base) else {
         return false;
     };
     let rel = dst.real.strip_prefix(&dst.base).unwrap_or(Path::new(""));
@@ -583,7 +583,7 @@ fn across_filesystems(ctx: &Ctx, st: &Stat, dst: &CheckedPath) -> bool {
 /// Moves the source: one rename on one filesystem (returns false), else a copy and a removal
 /// through the journal (returns true).
 fn move_entry(
-    ctx: &Ctx,
+    env: &dyn WriteEnv,
     src: &CheckedPath,
     st: &Stat,
     listing: &Listing,
@@ -600,8 +600,8 @@ fn move_entry(
             "nothing was changed".to_owned(),
         )
     };
-    let from = ctx.fs.parent(src).map_err(|e| cannot(&e))?;
-    let (to, created) = ctx.fs.make_parent(dst).map_err(|e| cannot(&e))?;
+    let from = env.fs().parent(src).map_err(|e| cannot(&e))?;
+    let (to, created) = env.fs().make_parent(dst).map_err(|e| cannot(&e))?;
     let renamed = stop.check().and_then(|()| {
         if replace {
             from.dir.rename(&from.name, &to.dir, &to.name)
@@ -616,7 +616,7 @@ fn move_entry(
             Ok(false)
         }
         Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
-            ctx.fs.remove_created(&to.base, &created);
+            env.fs().remove_created(&to.base, &created);
             let keep = Keep::All;
             let t = journal::Transfer {
                 to: dst,
@@ -628,12 +628,12 @@ fn move_entry(
                     &from.dir, &from.name, st.kind, listing, into, temp, keep, stop,
                 )
             };
-            journal::transfer(&ctx.fs, &t, &mut build, stop)
+            journal::transfer(env.fs(), &t, &mut build, stop)
                 .map_err(|e| commit_failed("move", &src.spelled, &dst.spelled, e))?;
             Ok(true)
         }
         Err(e) => {
-            ctx.fs.remove_created(&to.base, &created);
+            env.fs().remove_created(&to.base, &created);
             Err(cannot(&e))
         }
     }
@@ -641,7 +641,7 @@ fn move_entry(
 
 /// Copies the source into place through the journal.
 fn copy_entry_into_place(
-    ctx: &Ctx,
+    env: &dyn WriteEnv,
     src: &CheckedPath,
     st: &Stat,
     listing: &Listing,
@@ -649,7 +649,7 @@ fn copy_entry_into_place(
     replace: bool,
     stop: &Stop,
 ) -> Result<(), ToolError> {
-    let from = ctx.fs.parent(src).map_err(|e| {
+    let from = env.fs().parent(src).map_err(|e| {
         failed(
             "copy",
             &src.spelled,
@@ -675,7 +675,7 @@ fn copy_entry_into_place(
             stop,
         )
     };
-    journal::transfer(&ctx.fs, &t, &mut build, stop)
+    journal::transfer(env.fs(), &t, &mut build, stop)
         .map_err(|e| commit_failed("copy", &src.spelled, &dst.spelled, e))
 }
 

@@ -1,6 +1,7 @@
 //! The skill folders a host gives (spec 06, "skill"): `--skills-dir`, `AGTOOL_SKILLS`,
-//! config `skills.dirs`. They belong to the workspace's context because the read tools may read
-//! them (they are added to the read roots); reading the skills in them is [`crate::skills`].
+//! config `skills.dirs`. The workspace's context holds them (`Ctx::skill_dirs`) because the read
+//! tools may read them (they are added to the read roots); reading the skills in them is
+//! [`crate::skills`].
 //! A symlinked skill folder widens the read roots only under the rule of [`linked_skill`], and
 //! a SKILL.md symlink leading out of its folder is never used ([`skill_file`]).
 

@@ -6,9 +6,9 @@
 //! transactions), and held until the transaction ends, so the gate, the write and the
 //! registration are one step for any other agtool process: of two concurrent edits from the
 //! same stale read exactly one lands. Once the locks are held, interrupted writes of dead
-//! processes are recovered ([`crate::workspace::journal`]), so what is read next is whole.
+//! processes are recovered ([`crate::fileio::journal`]), so what is read next is whole.
 //!
-//! Files are read and written through the file layer ([`crate::workspace::fs`]), never by
+//! Files are read and written through the file layer ([`crate::fileio::fs`]), never by
 //! their full path. One file is written atomically by itself; several go through the journal,
 //! all or nothing across a crash. Termination signals during the writes are caught: before the
 //! commit point the write is undone and the call ends with
@@ -20,14 +20,14 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::error::{ErrorKind, Output, ToolError};
+use crate::fileio::atomic;
+use crate::fileio::beneath::Kind;
+use crate::fileio::env::WriteEnv;
+use crate::fileio::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
+use crate::fileio::journal::{self, Left};
 use crate::text::diff;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::{TagHasher, content_tag};
-use crate::workspace::atomic;
-use crate::workspace::beneath::Kind;
-use crate::workspace::context::Ctx;
-use crate::workspace::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
-use crate::workspace::journal::{self, Left};
 use crate::workspace::policy::CheckedPath;
 use crate::workspace::root;
 
@@ -181,7 +181,7 @@ pub enum Outcome {
 
 /// An open transaction: holds the locks of its paths until dropped.
 pub struct Transaction<'c> {
-    ctx: &'c Ctx,
+    env: &'c dyn WriteEnv,
     _locks: Vec<PathLock>,
     /// The tag this agent had been shown for each path when the call began, taken before
     /// waiting for the locks (see [`Transaction::begin`]).
@@ -198,42 +198,42 @@ impl<'c> Transaction<'c> {
     /// (Reading them after the lock would let the first writer's registration vouch for every
     /// edit queued behind it, and all of several edits from one stale read would land.)
     pub fn begin<'p>(
-        ctx: &'c Ctx,
+        env: &'c dyn WriteEnv,
         reals: impl IntoIterator<Item = &'p Path>,
     ) -> Result<Transaction<'c>, ToolError> {
         let mut paths: Vec<PathBuf> = reals.into_iter().map(Path::to_path_buf).collect();
         paths.sort();
         paths.dedup();
-        let state_dir = match root::ensure_state_dir(&ctx.root) {
+        let state_dir = match root::ensure_state_dir(env.root()) {
             Ok(dir) => Some(dir),
-            Err(e) if ctx.freshness => {
+            Err(e) if env.freshness() => {
                 return Err(ToolError::refused(format!(
                     "cannot create {} to track reads: {e}; fix it or pass --no-freshness",
-                    ctx.state_dir().display()
+                    env.root().join(root::STATE_DIR).display()
                 )));
             }
             Err(_) => None,
         };
         let mut shown = HashMap::new();
-        if ctx.freshness {
+        if env.freshness() {
             for p in &paths {
-                shown.insert(p.clone(), ctx.with_state(|s| s.recorded_tag(&ctx.agent, p)));
+                shown.insert(p.clone(), env.recorded_tag(p));
             }
         }
         let mut locks = Vec::new();
         if let Some(dir) = state_dir {
             for p in &paths {
                 let lock = PathLock::acquire(&dir, p).map_err(|e| {
-                    ToolError::refused(format!("cannot lock {}: {e}", ctx.display(p)))
+                    ToolError::refused(format!("cannot lock {}: {e}", env.display(p)))
                 })?;
                 locks.push(lock);
             }
         }
         // Whatever a dead process left half-written under these paths is whole again before
         // anything is read.
-        ctx.say(&ctx.recover_now());
+        env.say(&journal::recover(env.fs(), &|p| env.display(p)));
         Ok(Transaction {
-            ctx,
+            env,
             _locks: locks,
             shown,
         })
@@ -261,7 +261,7 @@ impl<'c> Transaction<'c> {
         let cannot = |e: &std::io::Error| {
             ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(e)))
         };
-        let mut file = match self.ctx.fs.open_read(path) {
+        let mut file = match self.env.fs().open_read(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(cannot(&e)),
@@ -303,7 +303,7 @@ impl<'c> Transaction<'c> {
     /// memory. Errors as [`Transaction::load`].
     pub fn looks_binary(&self, path: &CheckedPath) -> Result<bool, ToolError> {
         let mut head = Vec::with_capacity(SNIFF_BYTES as usize);
-        let file = self.ctx.fs.open_read(path).map_err(|e| {
+        let file = self.env.fs().open_read(path).map_err(|e| {
             ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(&e)))
         })?;
         std::io::Read::read_to_end(&mut std::io::Read::take(&file, SNIFF_BYTES), &mut head)
@@ -319,7 +319,7 @@ impl<'c> Transaction<'c> {
         let cannot = |e: &std::io::Error| {
             ToolError::refused(format!("cannot read {}: {}", path.spelled, describe(e)))
         };
-        let mut file = self.ctx.fs.open_read(path).map_err(|e| cannot(&e))?;
+        let mut file = self.env.fs().open_read(path).map_err(|e| cannot(&e))?;
         let mut hasher = TagHasher::new();
         let mut buf = vec![0u8; 1 << 20];
         loop {
@@ -335,8 +335,8 @@ impl<'c> Transaction<'c> {
 
     /// The permission bits of an existing file (`None` when it cannot be read).
     pub fn mode_of(&self, path: &CheckedPath) -> Option<u32> {
-        self.ctx
-            .fs
+        self.env
+            .fs()
             .stat(path)
             .ok()
             .filter(|st| st.kind == Kind::File)
@@ -357,7 +357,7 @@ impl<'c> Transaction<'c> {
         path: &CheckedPath,
         now: impl FnOnce() -> Result<String, ToolError>,
     ) -> Result<(), ToolError> {
-        if !self.ctx.freshness {
+        if !self.env.freshness() {
             return Ok(());
         }
         let recorded_now = self.shown_tag(path).map_err(ToolError::refused)?;
@@ -368,7 +368,7 @@ impl<'c> Transaction<'c> {
         let recorded = recorded_now;
         // When reads cannot be recorded, "read it first" would send the caller in a circle:
         // say why instead (spec 01; issue 12: a read-only database).
-        let unrecordable = || self.ctx.recording_problem();
+        let unrecordable = || self.env.recording_problem();
         match recorded {
             None => Err(ToolError::refused(match unrecordable() {
                 Some(why) => format!(
@@ -400,9 +400,7 @@ impl<'c> Transaction<'c> {
     pub fn shown_tag(&self, path: &CheckedPath) -> Result<Option<String>, String> {
         match self.shown.get(&path.real) {
             Some(r) => r.clone(),
-            None => self
-                .ctx
-                .with_state(|s| s.recorded_tag(&self.ctx.agent, &path.real)),
+            None => self.env.recorded_tag(&path.real),
         }
     }
 
@@ -432,7 +430,7 @@ impl<'c> Transaction<'c> {
         }
         // From here the call runs to its end even past its timeout: every file is written
         // (or restored) and registered, never some of them.
-        let _writing = self.ctx.gate.writing()?;
+        let _writing = self.env.gate().writing()?;
         // A termination signal stops the writes before their commit point (and cleans up).
         let stop = Stop::watching();
         // The new tags are hashed on another core while the files are written and fsynced:
@@ -461,11 +459,8 @@ impl<'c> Transaction<'c> {
         drop(stop);
         for ((c, syntax), tag) in changes.iter().zip(summaries).zip(tags.iter().cloned()) {
             let note = match &tag {
-                Some(t) => self.ctx.register_tag(&c.path.real, t),
-                None => self
-                    .ctx
-                    .with_state(|s| s.forget(&c.path.real).map(|_| ()))
-                    .err(),
+                Some(t) => self.env.register_tag(&c.path.real, t),
+                None => self.env.forget_tag(&c.path.real).err(),
             };
             results.push(Written {
                 spelled: c.path.spelled.clone(),
@@ -493,7 +488,7 @@ impl<'c> Transaction<'c> {
     }
 
     fn syntax_gate(&self, c: &Change, opts: WriteOptions) -> Result<Option<String>, ToolError> {
-        let (Some(new), true) = (&c.new_text, opts.check_syntax && self.ctx.syntax_check) else {
+        let (Some(new), true) = (&c.new_text, opts.check_syntax && self.env.syntax_check()) else {
             return Ok(None);
         };
         // An existing file whose old text was not supplied cannot be compared: say nothing.
@@ -512,7 +507,7 @@ impl<'c> Transaction<'c> {
     }
 
     fn write_all(&self, changes: &[Change], stop: &Stop) -> Result<(), ToolError> {
-        let fs = &self.ctx.fs;
+        let fs = &self.env.fs();
         if let [c] = changes {
             let r = match &c.after {
                 Some(after) => {
@@ -573,10 +568,14 @@ impl WriteOptions {
     /// The options of one write call from its `check_syntax` and `dry_run` arguments:
     /// `dry_run` defaults to false; `check_syntax` to true, and is off when the global
     /// setting is off.
-    pub fn for_call(ctx: &Ctx, check_syntax: Option<bool>, dry_run: Option<bool>) -> WriteOptions {
+    pub fn for_call(
+        env: &dyn WriteEnv,
+        check_syntax: Option<bool>,
+        dry_run: Option<bool>,
+    ) -> WriteOptions {
         WriteOptions {
             dry_run: dry_run.unwrap_or(false),
-            check_syntax: check_syntax.unwrap_or(true) && ctx.syntax_check,
+            check_syntax: check_syntax.unwrap_or(true) && env.syntax_check(),
         }
     }
 }

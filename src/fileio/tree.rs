@@ -7,8 +7,8 @@ use std::ffi::OsStr;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::workspace::beneath::{Dir, Kind};
-use crate::workspace::fs::Stop;
+use crate::fileio::beneath::{Dir, Kind};
+use crate::fileio::fs::Stop;
 
 /// One entry of a tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub fn list(top: &Dir, refuse: &dyn Fn(&OsStr) -> bool) -> Result<Vec<TreeEntry>
     list_with(top, &judge).map(|l| l.entries)
 }
 
-pub use crate::workspace::beneath::{MAX_TREE_DEPTH, MAX_TREE_PATH_BYTES};
+pub use crate::fileio::beneath::{MAX_TREE_DEPTH, MAX_TREE_PATH_BYTES};
 
 /// As [`list`], with `judge` deciding per name whether it is listed, left out (with
 /// everything in it) or stops the listing. The walk is iterative (no recursion per level)
@@ -80,7 +80,7 @@ pub fn list_with(top: &Dir, judge: &dyn Fn(&OsStr) -> Verdict) -> Result<Listing
     struct Frame {
         rel: PathBuf,
         dir: Option<Dir>,
-        rest: std::vec::IntoIter<crate::workspace::beneath::Entry>,
+        rest: std::vec::IntoIter<crate::fileio::beneath::Entry>,
     }
     let dev = top
         .stat(Path::new(""))

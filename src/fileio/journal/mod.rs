@@ -108,10 +108,17 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::workspace::beneath::{Dir, Kind, temp_name};
-use crate::workspace::fs::{Fs, Stop, existing_mode, fill};
+use crate::fileio::beneath::{Dir, Kind, temp_name};
+use crate::fileio::fs::{Fs, Stop, existing_mode, fill};
+use crate::fileio::tree;
 use crate::workspace::policy::CheckedPath;
-use crate::workspace::tree;
+
+/// The first line of every journal file (module doc, "Files").
+const MAGIC: &str = "agtool-journal 2\n";
+/// Offset of the state byte: after the magic line and `state `. Here, above both the journal
+/// file ([`record`]) and its seal ([`seal`], whose digits follow the state byte), so that
+/// neither has to import the other's layout.
+const STATE_AT: u64 = (MAGIC.len() + "state ".len()) as u64;
 
 mod record;
 mod recover;
@@ -183,7 +190,7 @@ pub enum Change<'a> {
     Write {
         /// The policy-checked path (its resolved path is written).
         path: &'a CheckedPath,
-        /// The new content, as consecutive slices (see [`crate::workspace::fs::fill`]).
+        /// The new content, as consecutive slices (see [`crate::fileio::fs::fill`]).
         parts: Vec<&'a [u8]>,
         /// Mode of a file this creates (`None`: 0666 less the umask).
         new_mode: Option<u32>,
@@ -216,7 +223,7 @@ pub enum Left {
 pub struct CommitError {
     /// Index of the change that failed.
     pub index: usize,
-    /// The error (see [`crate::workspace::fs::describe`]).
+    /// The error (see [`crate::fileio::fs::describe`]).
     pub error: io::Error,
     /// What state the files are in.
     pub left: Left,
@@ -658,7 +665,7 @@ fn roll_back(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<Vec<PathBuf>> {
 }
 
 /// Writes and removes several files all or nothing, across a crash too (module doc). Each
-/// path must be locked by the caller ([`crate::workspace::txn::Transaction`]). On error
+/// path must be locked by the caller ([`crate::fileio::txn::Transaction`]). On error
 /// nothing is changed, or what was changed is put back ([`CommitError::left`]). A termination
 /// signal caught by `stop` before the commit point stops the write the same way.
 pub fn commit(fs: &Fs, changes: &[Change<'_>], stop: &Stop) -> Result<(), CommitError> {

@@ -44,7 +44,7 @@ static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 const TEMP_NAME_KEEP: usize = 200;
 
 /// Most levels of folders below the top that a tree listing enters (spec 03): deeper trees
-/// are refused as a whole ([`crate::workspace::tree::TreeStop::TooDeep`]) rather than half
+/// are refused as a whole ([`crate::fileio::tree::TreeStop::TooDeep`]) rather than half
 /// handled, and [`Dir::create_dirs`] makes none deeper.
 pub const MAX_TREE_DEPTH: usize = 1024;
 /// Most bytes of a folder's path relative to the top that a listing enters: every later step
