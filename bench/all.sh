@@ -3,7 +3,7 @@
 # each row (harness: bench/ab.py, medians of A/B pairs):
 #   read-file --limit 2000 and --tail 100 of a 1 GiB file vs cksum (<= 1x), its peak RSS;
 #   read-file of a 4 KiB file vs cat (<= 2x: start-up); the same with one no-op hook (<= +5 ms);
-#   edit-file of one line in a 100 MB file vs sed -i (<= 1x, peak RSS <= 1.5x the file);
+#   edit-file of one line in a 60 MB file (the in-memory edit limit is 64 MiB) vs sed -i (<= 1x, peak RSS <= 1.5x the file);
 #   apply-patch of 1,000 hunks on a 100,000-line file vs GNU patch -p1 (<= 1x);
 #   grep vs rg, glob and list-dir vs fd on a generated tree with ignore rules;
 #   exec -- true (sandboxed, the default) vs a bare spawn (<= +3 ms), and sandboxed vs

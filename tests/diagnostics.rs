@@ -42,8 +42,9 @@ fn have(program: &str) -> bool {
 /// A workspace whose agtool finds the installed servers on PATH (or not: `with_servers`).
 struct Ws {
     dir: tempfile::TempDir,
-    /// `XDG_CACHE_HOME`: the language servers' cache folders go under it (outside the
-    /// workspace, which their sandbox makes read-only).
+    /// `XDG_CACHE_HOME`: the language servers' cache folders go under it. In /var/tmp: a
+    /// cache base under /tmp (writable to every sandboxed command) or in the workspace is
+    /// not used.
     cache: tempfile::TempDir,
     path_var: String,
     config: Option<PathBuf>,
@@ -65,7 +66,7 @@ impl Ws {
             dir,
             cache: tempfile::Builder::new()
                 .prefix("agtool-lsp-cache-")
-                .tempdir()
+                .tempdir_in("/var/tmp")
                 .unwrap(),
             path_var: parts.join(":"),
             config: None,
@@ -636,4 +637,109 @@ fn the_language_server_runs_inside_the_sandbox() {
             assert!(read("net.txt").contains("net-open"), "{}", read("net.txt"));
         }
     }
+}
+
+/// Attack finding (F1): a symlink planted where a server's cache folder goes (by any sandboxed
+/// command: the cache base was under /tmp, or inside a writable folder) made the workspace's
+/// `.git` the server's writable cache, and a hook could be written there. The cache path is
+/// never followed through a symlink, and a base where sandboxed commands can write is not used.
+#[test]
+fn a_symlink_at_the_cache_path_never_opens_git_to_the_server() {
+    if !have("pylsp") {
+        return;
+    }
+    let pylsp = repo().join("target/lsp-venv/bin/pylsp");
+    let seed = Ws::new(false);
+    let root = std::fs::canonicalize(seed.root()).unwrap();
+    let script = format!(
+        "mkdir -p \"$XDG_CACHE_HOME/hooks\"; echo evil > \"$XDG_CACHE_HOME/hooks/pre-commit\"; \
+         echo evil > \"$TMPDIR/planted\"; exec '{}'",
+        pylsp.display()
+    );
+    let ws = seed.config(&format!(
+        "[lsp.python]\ncommand = [\"/bin/sh\", \"-c\", {}]\n",
+        toml_quote(&script)
+    ));
+    ws.write("a.py", "print(undefined_name)\n");
+    // 1. The base is safe (/var/tmp) but the `python` folder is a symlink to .git.
+    let lsp_dir = ws.cache.path().join("agtool/lsp");
+    std::fs::create_dir_all(&lsp_dir).unwrap();
+    std::os::unix::fs::symlink(root.join(".git"), lsp_dir.join("python")).unwrap();
+    ws.read_warm("a.py");
+    let out = ws.run(&["diagnostics", "a.py"]);
+    assert!(out.contains("undefined name 'undefined_name'"), "{out}");
+    let git_entries = || -> Vec<String> {
+        std::fs::read_dir(root.join(".git"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert!(git_entries().is_empty(), "{:?}", git_entries());
+    ws.run(&["lsp", "stop"]);
+    // 2. A base under /tmp (as when HOME is unset or XDG_CACHE_HOME points there), with the
+    // whole path planted by a sandboxed command.
+    let planted = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(planted.path().join("agtool/lsp")).unwrap();
+    std::os::unix::fs::symlink(root.join(".git"), planted.path().join("agtool/lsp/python"))
+        .unwrap();
+    let out = ws
+        .cmd()
+        .env("XDG_CACHE_HOME", planted.path())
+        .args(["diagnostics", "a.py"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("undefined_name"), "{text}");
+    assert!(git_entries().is_empty(), "{:?}", git_entries());
+}
+
+/// The pids of live processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<i32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmd).contains(marker) && alive(pid) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Attack finding (F2): `agtool lsp stop` said "Stopped 1 language server." and left what
+/// the server had started in the background (out of its group with setsid, with and without
+/// its environment) running until the session server stopped.
+#[test]
+fn lsp_stop_ends_what_the_server_started_in_the_background() {
+    if !have("pylsp") {
+        return;
+    }
+    let pylsp = repo().join("target/lsp-venv/bin/pylsp");
+    let marker = format!("agtool-bg-{}", std::process::id());
+    let script = format!(
+        "(setsid sh -c 'while :; do sleep 1; done # {marker}' &); \
+         (env -i /usr/bin/setsid /bin/sh -c 'while :; do sleep 1; done # {marker}' &); \
+         exec '{}'",
+        pylsp.display()
+    );
+    let ws = Ws::new(false).config(&format!(
+        "[lsp.python]\ncommand = [\"/bin/sh\", \"-c\", {}]\n",
+        toml_quote(&script)
+    ));
+    ws.write("a.py", "x = 1\n");
+    ws.read_warm("a.py");
+    let end = Instant::now() + Duration::from_secs(5);
+    while processes_with(&marker).len() < 2 && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(processes_with(&marker).len(), 2, "the probe did not start");
+    let out = ws.run(&["lsp", "stop"]);
+    assert_eq!(out.trim(), "Stopped 1 language server.");
+    let end = Instant::now() + Duration::from_secs(5);
+    while !processes_with(&marker).is_empty() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(processes_with(&marker), Vec::<i32>::new(), "left running");
 }

@@ -58,6 +58,11 @@ impl Leaders {
 /// How many trees this process currently answers for (see [`TreeLease`]).
 static OPEN_TREES: AtomicUsize = AtomicUsize::new(0);
 
+/// How many trees' leases are held now (one-shot calls and sessions running).
+pub(crate) fn open_trees() -> usize {
+    OPEN_TREES.load(Ordering::SeqCst)
+}
+
 /// The tags of the trees whose lease is held: [`kill_orphans`] spares their orphans, which
 /// belong to an owner that will kill them itself.
 static OPEN_TAGS: Mutex<Vec<String>> = Mutex::new(Vec::new());

@@ -92,6 +92,8 @@ pub(crate) struct Conn {
     next_id: AtomicI64,
     /// When each document's text was last sent.
     sent: Mutex<HashMap<PathBuf, Instant>>,
+    /// The process tree's tag (ends in `/`, so no other server's tag starts with it).
+    tag: String,
 }
 
 /// Starts `spec`'s command in `spec.root` with `spec.env` (plus `tag` as the process tree's
@@ -141,9 +143,22 @@ pub(crate) fn spawn_server(spec: &ServerSpec, tag: &str) -> Result<Child, String
                 .arg(found)
                 .args(&spec.argv[1..])
                 .env_clear()
-                .envs(env)
-                // Caches go where the server may write.
-                .env("XDG_CACHE_HOME", cache);
+                .envs(env);
+            // Caches and temp files go where the server may write.
+            let cache = match cache {
+                Some(cache) => cache.clone(),
+                None => tempfile::Builder::new()
+                    .prefix("agtool-lsp-")
+                    .tempdir()
+                    .map_err(|e| cannot(&format!("cannot make its temp folder: {e}")))?
+                    .keep(),
+            };
+            let tmp = if cache.join("tmp").is_dir() {
+                cache.join("tmp")
+            } else {
+                cache.clone()
+            };
+            cmd.env("XDG_CACHE_HOME", &cache).env("TMPDIR", tmp);
             cmd
         }
     };
@@ -211,6 +226,7 @@ impl Conn {
             shared: Arc::clone(&shared),
             next_id: AtomicI64::new(1),
             sent: Mutex::new(HashMap::new()),
+            tag: tag.to_owned(),
         });
         if let Some(mut stdin) = stdin {
             let _ = std::thread::Builder::new()
@@ -412,6 +428,12 @@ impl Conn {
             ),
         };
         let tail = String::from_utf8_lossy(&st.stderr_tail);
+        // The sandbox helper's refusal is the whole story, remedy included: given whole.
+        let mark = crate::sandbox::SETUP_FAILED_MARK;
+        if let Some(refusal) = tail.lines().rev().find_map(|l| l.strip_prefix(mark)) {
+            let refusal: String = refusal.trim().chars().take(1000).collect();
+            return format!("`{}` was not started: {refusal}", self.argv.join(" "));
+        }
         if let Some(last) = tail.lines().rev().find(|l| !l.trim().is_empty()) {
             let last: String = last.trim().chars().take(200).collect();
             msg.push_str(&format!(": {last}"));
@@ -426,6 +448,10 @@ impl Conn {
 
     /// Asks the server to shut down and exit, then kills its process group; reaps it.
     pub(crate) fn shutdown(&self) {
+        // What it started, taken while it still runs (once it exits they are reparented):
+        // processes that left its group (setsid) or cleared their environment are killed by
+        // pid, the rest of its tree by its tag below.
+        let started = crate::exec::tree::live_descendants(self.pid);
         if self.dead().is_none() && self.is_ready() {
             let id = self.next_id.fetch_add(1, Ordering::SeqCst);
             self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "shutdown"}));
@@ -450,6 +476,15 @@ impl Conn {
             let _ = c.wait();
             crate::exec::tree::Leaders::lock().remove(self.pid);
         }
+        for (pid, group) in started {
+            if group != self.pid {
+                crate::exec::tree::signal_group(group, rustix::process::Signal::KILL);
+            }
+            if let Some(p) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+            }
+        }
+        crate::exec::tree::kill_tagged(&self.tag);
     }
 }
 

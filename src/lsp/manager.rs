@@ -80,7 +80,7 @@ impl Manager {
         if let Some(slot) = slots.get(&spec.language) {
             if slot.spec.argv == spec.argv
                 && slot.spec.root == spec.root
-                && slot.spec.sandbox.same_kind(&spec.sandbox)
+                && slot.spec.sandbox == spec.sandbox
             {
                 return Arc::clone(slot);
             }
@@ -107,7 +107,10 @@ impl Manager {
             let why = conn.describe_end();
             conn.shutdown();
             st.conn = None;
-            if st.starts >= MAX_STARTS {
+            if why.contains("` was not started: ") {
+                // The sandbox refused it: starting again would be refused the same way.
+                st.failed = Some(why);
+            } else if st.starts >= MAX_STARTS {
                 st.failed = Some(format!(
                     "{why}; it was restarted once and failed again (`agtool lsp stop` lets it \
                      start afresh)"
@@ -118,7 +121,7 @@ impl Manager {
             return Err(why.clone());
         }
         let n = self.started.fetch_add(1, Ordering::SeqCst);
-        let tag = format!("{}lsp-{}.{n}", lock(&self.tag_prefix), std::process::id());
+        let tag = format!("{}lsp-{}.{n}/", lock(&self.tag_prefix), std::process::id());
         st.starts += 1;
         match Conn::start(&slot.spec, &tag) {
             Ok(conn) => {
@@ -402,6 +405,13 @@ impl Manager {
                 s.spawn(|| c.shutdown());
             }
         });
+        // What a server started that double-forked away with a cleared environment was
+        // reparented to this process with nothing left to tell whose it is. With no command
+        // tree running here, every such orphan is a language server's: end them too. (With
+        // sessions running, they end with the session server.)
+        if crate::exec::tree::open_trees() == 0 {
+            crate::exec::tree::kill_orphans();
+        }
         conns.len()
     }
 }

@@ -236,9 +236,9 @@ pub fn choose(ctx: &Ctx, settings: &Settings, language: &str) -> Choice {
 /// The sandbox a language server for `language` runs in (spec 08, issue 19 item 5): none when
 /// `exec.sandbox = "off"`; otherwise the `read-only` mode with the network off, whatever
 /// `exec.network` and `exec.writable` say (a server needs neither), writable only in its own
-/// cache folder ([`server_cache_dir`]) and the temp folders. A machine that cannot build the
-/// sandbox, or a bad `exec.*` value, gives [`ServerSandbox::Refused`]: the server is never
-/// started unconfined when the configuration asks for the sandbox.
+/// cache folder ([`server_cache_dir`]) and `/tmp`. A machine that cannot build the sandbox, or
+/// a bad `exec.*` value, gives [`ServerSandbox::Refused`]: the server is never started
+/// unconfined when the configuration asks for the sandbox.
 pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
     use crate::sandbox::{self, Mode};
     let settings = match sandbox::Settings::from_ctx(ctx) {
@@ -251,42 +251,69 @@ pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
     if let Err(e) = sandbox::probe::require() {
         return ServerSandbox::Refused { why: e.to_string() };
     }
-    let cache = server_cache_dir(language);
-    let tmp = cache.join("tmp");
-    if let Err(e) = std::fs::create_dir_all(&tmp) {
-        return ServerSandbox::Refused {
-            why: format!(
-                "cannot make the language server's cache folder {}: {e}",
-                cache.display()
-            ),
-        };
-    }
-    let cache = std::fs::canonicalize(&cache).unwrap_or(cache);
-    let confined = sandbox::Settings {
+    // The session server's folders exist before the plan lists what to hide: the server
+    // this is for is started by it, and must not reach its socket.
+    crate::exec::session::prepare_server_folders(&ctx.state_dir());
+    let mut confined = sandbox::Settings {
         mode: Mode::ReadOnly,
         network: false,
-        writable: vec![cache.clone()],
+        writable: Vec::new(),
     };
-    let plan = sandbox::plan_for(ctx, &confined, Some(&cache.join("tmp")));
+    // No private TMPDIR in the plan: Landlock would grant whatever that path leads to when
+    // the server starts. Its temp folder is inside the cache folder instead.
+    let mut plan = sandbox::plan_for(ctx, &confined, None);
+    let cache = match server_cache_dir(language, &plan) {
+        Ok(cache) => {
+            confined.writable.push(cache.clone());
+            plan = sandbox::plan_for(ctx, &confined, None);
+            Some(cache)
+        }
+        // No folder of its own that sandboxed commands cannot replace: the server still runs,
+        // with its caches in a fresh folder under /tmp (writable to it as /tmp is).
+        Err(_) => None,
+    };
     ServerSandbox::Plan {
         plan: Box::new(plan),
         cache,
     }
 }
 
-/// A language server's own cache folder: `$XDG_CACHE_HOME/agtool/lsp/<language>` (or
-/// `~/.cache/...`; `/tmp/agtool-lsp-<uid>/...` without a home). The language name is
-/// reduced to `[A-Za-z0-9_-]` so a configured name cannot point elsewhere.
-pub fn server_cache_dir(language: &str) -> PathBuf {
+/// A language server's own cache folder, made when missing: `$XDG_CACHE_HOME/agtool/lsp/
+/// <language>` (or `~/.cache/...`), mode 0700, with a `tmp` folder inside. The language name
+/// is reduced to `[A-Za-z0-9_-]`.
+///
+/// It is granted to the server's sandbox by path, so nothing a sandboxed program can write may
+/// decide where it leads. Errors (a sentence): no cache base; the base is under `/tmp` or
+/// `/dev/shm`, or inside a root or writable folder of `plan` (where sandboxed commands could
+/// swap a component for a symlink to `.git`); a component of `agtool/lsp/<language>` that is
+/// a symlink, not a folder, or not ours.
+pub fn server_cache_dir(language: &str, plan: &crate::sandbox::Plan) -> Result<PathBuf, String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     let absolute = |v: Option<std::ffi::OsString>| v.map(PathBuf::from).filter(|p| p.is_absolute());
     let base = absolute(std::env::var_os("XDG_CACHE_HOME"))
         .or_else(|| absolute(std::env::var_os("HOME")).map(|h| h.join(".cache")))
-        .map(|c| c.join("agtool").join("lsp"))
-        .unwrap_or_else(|| {
-            // SAFETY: getuid has no preconditions and cannot fail.
-            let uid = unsafe { libc::getuid() };
-            std::env::temp_dir().join(format!("agtool-lsp-{uid}"))
-        });
+        .ok_or("neither XDG_CACHE_HOME nor HOME names a folder")?;
+    let _ = std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&base);
+    let base = std::fs::canonicalize(&base)
+        .map_err(|e| format!("the cache base {} cannot be used: {e}", base.display()))?;
+    let exposed = ["/tmp", "/dev/shm"]
+        .iter()
+        .map(PathBuf::from)
+        .chain(plan.write_roots.iter().cloned())
+        .chain(plan.read_roots.iter().cloned())
+        .chain(plan.writable.iter().cloned())
+        .find(|p| base.starts_with(p));
+    if let Some(p) = exposed {
+        return Err(format!(
+            "the cache base {} is inside {}, where sandboxed commands can write or the \
+             workspace lies",
+            base.display(),
+            p.display()
+        ));
+    }
     let name: String = language
         .chars()
         .map(|c| {
@@ -297,7 +324,39 @@ pub fn server_cache_dir(language: &str) -> PathBuf {
             }
         })
         .collect();
-    base.join(if name.is_empty() { "_".into() } else { name })
+    let name = if name.is_empty() {
+        "_".to_owned()
+    } else {
+        name
+    };
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    let mut dir = base;
+    for part in ["agtool", "lsp", name.as_str()] {
+        dir.push(part);
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+        let meta = std::fs::symlink_metadata(&dir)
+            .map_err(|e| format!("cannot make the cache folder {}: {e}", dir.display()))?;
+        if meta.file_type().is_symlink() || !meta.is_dir() || meta.uid() != uid {
+            return Err(format!(
+                "{} is a symlink, not a folder, or not ours; it is not used as a cache folder",
+                dir.display()
+            ));
+        }
+    }
+    let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+    // The server may have replaced its own `tmp` (it can write there): only a real folder
+    // is kept. The `tmp` path is never granted by itself, so a swap cannot widen anything.
+    let tmp = dir.join("tmp");
+    match std::fs::symlink_metadata(&tmp) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        Err(_) => {}
+    }
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(&tmp);
+    Ok(dir)
 }
 
 /// The known servers for `language`, for the "none found" line.

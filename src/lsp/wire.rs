@@ -30,12 +30,13 @@ pub enum ServerSandbox {
     /// `exec.sandbox = "off"`: started as it is.
     Off,
     /// Started through the sandbox helper with this plan: read-only, network off, writes only
-    /// to its cache folder (also its `XDG_CACHE_HOME`) and the temp folders.
+    /// to its cache folder (also its `XDG_CACHE_HOME`, with `TMPDIR` inside) and `/tmp`.
     Plan {
         /// The helper's plan.
         plan: Box<crate::sandbox::Plan>,
-        /// The server's own cache folder (exists).
-        cache: PathBuf,
+        /// The server's own cache folder (exists, checked), granted in the plan; None when no
+        /// safe one could be made: the server then gets a fresh folder under `/tmp`.
+        cache: Option<PathBuf>,
     },
     /// The sandbox cannot be built (this machine, or a bad `exec.*` value): the server is not
     /// started and this sentence says why.
@@ -43,20 +44,6 @@ pub enum ServerSandbox {
         /// Why, one sentence naming the way on.
         why: String,
     },
-}
-
-impl ServerSandbox {
-    /// Whether a running server started with `self` may serve a caller asking for `other`:
-    /// the same kind of confinement (and cache folder). The plans' details (which session
-    /// folders exist right now) may differ without restarting a warm server.
-    pub fn same_kind(&self, other: &ServerSandbox) -> bool {
-        match (self, other) {
-            (ServerSandbox::Off, ServerSandbox::Off) => true,
-            (ServerSandbox::Plan { cache: a, .. }, ServerSandbox::Plan { cache: b, .. }) => a == b,
-            (ServerSandbox::Refused { .. }, ServerSandbox::Refused { .. }) => true,
-            _ => false,
-        }
-    }
 }
 
 /// A file's text as agtool last read or wrote it.

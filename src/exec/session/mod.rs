@@ -21,7 +21,7 @@ pub mod guard;
 mod live;
 mod paths;
 pub mod peer;
-pub use paths::server_folders;
+pub use paths::{prepare_server_folders, server_folders};
 mod protocol;
 pub mod server;
 #[cfg(test)]

@@ -131,6 +131,17 @@ pub fn server_folders(state_dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Makes the folders a session server of `state_dir` keeps its socket in (the private folder,
+/// and the short-path folder when the socket needs one), so that a sandbox plan built before
+/// the server starts can hide them (spec 08). Errors are ignored: a folder that cannot be
+/// made now is made, and checked, by the server.
+pub fn prepare_server_folders(state_dir: &Path) {
+    if let Ok(p) = Paths::new(state_dir) {
+        let _ = p.ensure_dir();
+        let _ = p.choose_socket();
+    }
+}
+
 /// Makes `dir` (mode 0700) unless it exists; refuses one that is a symlink, owned by someone
 /// else, or open to others: another user could then reach or replace the socket.
 fn ensure_private_dir(dir: &Path) -> io::Result<()> {
