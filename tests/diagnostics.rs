@@ -743,3 +743,47 @@ fn lsp_stop_ends_what_the_server_started_in_the_background() {
     }
     assert_eq!(processes_with(&marker), Vec::<i32>::new(), "left running");
 }
+
+/// Attack finding (F3): a warm server kept running under the policy it was started with after
+/// the policy got stricter (a new deny_read name). It is restarted when the policy its sandbox
+/// comes from changes, and kept when only the caller's environment differs (another host with
+/// another cache folder must not restart it on every call).
+#[test]
+fn a_server_restarts_when_its_sandbox_policy_changes_and_only_then() {
+    if !have("pylsp") {
+        return;
+    }
+    let pylsp = repo().join("target/lsp-venv/bin/pylsp");
+    let config =
+        |extra: &str| format!("{extra}[lsp.python]\ncommand = [\"{}\"]\n", pylsp.display());
+    let ws = Ws::new(false).config(&config(""));
+    ws.write("a.py", "print(undefined_name)\n");
+    ws.read_warm("a.py");
+    let first = ws.server_pids();
+    assert_eq!(first.len(), 1, "{first:?}");
+    let other_cache = tempfile::tempdir_in("/var/tmp").unwrap();
+    let out = ws
+        .cmd()
+        .env("XDG_CACHE_HOME", other_cache.path())
+        .args(["diagnostics", "a.py"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("undefined_name"));
+    assert_eq!(
+        ws.server_pids(),
+        first,
+        "another environment restarted the server"
+    );
+    std::fs::write(
+        ws.config.as_ref().unwrap(),
+        config("deny_read = [\".env\", \".ssh\"]\n"),
+    )
+    .unwrap();
+    ws.read_warm("a.py");
+    let second = ws.server_pids();
+    assert_eq!(second.len(), 1, "{second:?}");
+    assert_ne!(
+        second, first,
+        "the server outlived the policy it was started under"
+    );
+}

@@ -80,7 +80,7 @@ impl Manager {
         if let Some(slot) = slots.get(&spec.language) {
             if slot.spec.argv == spec.argv
                 && slot.spec.root == spec.root
-                && slot.spec.sandbox == spec.sandbox
+                && slot.spec.sandbox.same_policy(&spec.sandbox)
             {
                 return Arc::clone(slot);
             }

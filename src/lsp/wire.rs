@@ -46,6 +46,29 @@ pub enum ServerSandbox {
     },
 }
 
+impl ServerSandbox {
+    /// Whether a server started with `self` may serve a caller asking for `other`: the same
+    /// confinement as the policy decides it (mode, network, roots, deny_read and protected
+    /// names). Parts that follow the caller's environment (the home folder and the cache
+    /// folder under it, which runtime folders exist, the scan budget) may differ: otherwise
+    /// two hosts with different environments would restart a warm server on every call.
+    pub fn same_policy(&self, other: &ServerSandbox) -> bool {
+        match (self, other) {
+            (ServerSandbox::Off, ServerSandbox::Off) => true,
+            (ServerSandbox::Plan { plan: a, .. }, ServerSandbox::Plan { plan: b, .. }) => {
+                a.mode == b.mode
+                    && a.network == b.network
+                    && a.write_roots == b.write_roots
+                    && a.read_roots == b.read_roots
+                    && a.deny_read == b.deny_read
+                    && a.protected == b.protected
+            }
+            (ServerSandbox::Refused { why: a }, ServerSandbox::Refused { why: b }) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// A file's text as agtool last read or wrote it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SyncFile {
