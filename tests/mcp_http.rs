@@ -362,6 +362,50 @@ fn another_sites_origin_or_host_is_refused_without_a_token() {
     assert_eq!(local.status, 200, "{local:?}");
 }
 
+/// Leftover of issue 22: a client that sends headers a line at a time (or nothing at all)
+/// held its connection open for ever. Both are closed once the headers take more than 10 s,
+/// and the server goes on serving.
+#[test]
+fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    let server = HttpServer::start(None, &[]);
+    // Whether the server has closed `s` (end of stream, a reply, or a reset); waits `wait`.
+    let closed = |s: &mut TcpStream, wait: Duration| {
+        s.set_read_timeout(Some(wait)).unwrap();
+        let mut buf = [0u8; 512];
+        match s.read(&mut buf) {
+            Ok(n) => n == 0 || buf[..n].starts_with(b"HTTP/1.1 "),
+            Err(e) => !matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+        }
+    };
+    let start = Instant::now();
+    let mut silent = TcpStream::connect(server.addr).unwrap();
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\n").unwrap();
+    let mut cut_after = None;
+    for i in 0..12 {
+        // A header line every 2 s: each arrives well within any per-read limit.
+        if slow
+            .write_all(format!("x-slow-{i}: y\r\n").as_bytes())
+            .is_err()
+            || closed(&mut slow, Duration::from_secs(2))
+        {
+            cut_after = Some(start.elapsed());
+            break;
+        }
+    }
+    let cut_after = cut_after.expect("a client sending a header line every 2 s was never cut off");
+    assert!(cut_after >= Duration::from_secs(8), "{cut_after:?}");
+    assert!(
+        closed(&mut silent, Duration::from_secs(15)),
+        "a connection that never sent a byte stayed open for {:?}",
+        start.elapsed()
+    );
+    server.session(None);
+}
+
 #[test]
 fn a_1_gb_body_is_refused_by_its_size() {
     let server = HttpServer::start(None, &[]);

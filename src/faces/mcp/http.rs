@@ -29,7 +29,7 @@ use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -49,6 +49,12 @@ const MAX_TOKEN_FILE: u64 = 4096;
 
 /// How long open connections get to finish once the server stops.
 const DRAIN: Duration = Duration::from_millis(500);
+
+/// How long a client may take to send a request's headers (from the connection's start, or
+/// from the first byte of a later request on it) before the connection is closed: a client
+/// that opens connections and sends a header byte now and then would otherwise hold a task
+/// and a socket each, for ever.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 type Body = BoxBody<Bytes, Infallible>;
 type Service = StreamableHttpService<Server, BoundedSessions>;
@@ -239,8 +245,10 @@ async fn connection(
         let gate = gate.clone();
         async move { Ok::<_, Infallible>(handle(req, &service, &gate).await) }
     });
-    let conn =
-        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), handler);
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), handler);
     tokio::pin!(conn);
     tokio::select! {
         _ = &mut conn => {}
