@@ -545,6 +545,30 @@ fn git_push_asks_exit_3_then_runs_with_approved() {
         "{}",
         r.out
     );
+    // The trace counts the asks apart: approval needed is neither failed nor blocked.
+    let trace = h.ws.base.join("ask-trace.jsonl");
+    let traced = |args: &[&str]| {
+        Run::from(
+            h.std_cmd()
+                .env("AGTOOL_TRACE", &trace)
+                .args(args)
+                .output()
+                .unwrap(),
+        )
+    };
+    traced(&["exec", "--", "git", "push"]).code(3);
+    traced(&["exec", "--", "true"]).code(0);
+    let r = traced(&["trace", "summary"]);
+    let row: Vec<&str> = r
+        .ok()
+        .lines()
+        .find(|l| l.starts_with("exec "))
+        .unwrap_or_else(|| panic!("{}", r.out))
+        .split_whitespace()
+        .collect();
+    // tool, calls, failed, blocked, asked.
+    assert_eq!(row[..5], ["exec", "2", "0", "0", "1"], "{}", r.out);
+    assert!(r.out.contains("total: 2 calls, 0 failed"), "{}", r.out);
     // Other commands never ask, and --approved on them is accepted silently.
     h.call("exec", &json!({"command": ["git", "status"]}))
         .code(0);

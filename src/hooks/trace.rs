@@ -245,8 +245,9 @@ fn lock_path(path: &Path) -> PathBuf {
 /// over [`ROTATE_BYTES`]).
 const MAX_READ: u64 = 4 * ROTATE_BYTES;
 
-/// `agtool trace summary`: per tool the calls, failures (exit not 0), blocked calls and p50 /
-/// p95 duration in ms, over the trace file and its `.1`. Errors: no trace configured; a file
+/// `agtool trace summary`: per tool the calls, failures (exit not 0 nor 3), blocked calls,
+/// calls that asked for approval (exit 3: neither failed nor blocked) and p50 / p95 duration
+/// in ms, over the trace file and its `.1`. Errors: no trace configured; a file
 /// that cannot be read.
 pub fn summary(ctx: &Ctx) -> ToolResult {
     let Some(path) = file(ctx) else {
@@ -256,7 +257,7 @@ pub fn summary(ctx: &Ctx) -> ToolResult {
     };
     let mut old = path.as_os_str().to_owned();
     old.push(".1");
-    let mut per: BTreeMap<String, (u64, u64, u64, Vec<f64>)> = BTreeMap::new();
+    let mut per: BTreeMap<String, (u64, u64, u64, u64, Vec<f64>)> = BTreeMap::new();
     let mut bad = 0u64;
     let mut found = false;
     for p in [PathBuf::from(old), path.clone()] {
@@ -284,13 +285,18 @@ pub fn summary(ctx: &Ctx) -> ToolResult {
             let tool = v["tool"].as_str().unwrap_or("?").to_owned();
             let e = per.entry(tool).or_default();
             e.0 += 1;
-            if v["exit"].as_i64().unwrap_or(0) != 0 {
-                e.1 += 1;
+            match v["exit"].as_i64().unwrap_or(0) {
+                0 => {}
+                // Approval needed: the rule that asked is recorded, but the call was neither
+                // refused nor failed; the host decides.
+                3 => e.3 += 1,
+                _ if !v["blocked_by"].is_null() => {
+                    e.1 += 1;
+                    e.2 += 1;
+                }
+                _ => e.1 += 1,
             }
-            if !v["blocked_by"].is_null() {
-                e.2 += 1;
-            }
-            e.3.push(v["duration_ms"].as_f64().unwrap_or(0.0));
+            e.4.push(v["duration_ms"].as_f64().unwrap_or(0.0));
         }
     }
     if !found {
@@ -300,14 +306,14 @@ pub fn summary(ctx: &Ctx) -> ToolResult {
         )));
     }
     let mut out = format!(
-        "{:<16} {:>7} {:>8} {:>7} {:>9} {:>9}\n",
-        "tool", "calls", "failed", "blocked", "p50_ms", "p95_ms"
+        "{:<16} {:>7} {:>8} {:>7} {:>7} {:>9} {:>9}\n",
+        "tool", "calls", "failed", "blocked", "asked", "p50_ms", "p95_ms"
     );
     let (mut calls, mut failed) = (0, 0);
-    for (tool, (n, f, b, mut d)) in per {
+    for (tool, (n, f, b, a, mut d)) in per {
         d.sort_by(f64::total_cmp);
         out.push_str(&format!(
-            "{tool:<16} {n:>7} {f:>8} {b:>7} {:>9.1} {:>9.1}\n",
+            "{tool:<16} {n:>7} {f:>8} {b:>7} {a:>7} {:>9.1} {:>9.1}\n",
             percentile(&d, 50.0),
             percentile(&d, 95.0)
         ));
