@@ -820,6 +820,19 @@ mod tests {
             Some(("typescript", "typescriptreact"))
         );
         assert_eq!(language_of(Path::new("README.md")), None);
+        // Every language a file maps to, and every known server's, can be configured.
+        for ext in [
+            "py", "ts", "tsx", "js", "jsx", "go", "rs", "c", "cpp", "hpp",
+        ] {
+            let (language, _) = language_of(Path::new(&format!("a.{ext}"))).unwrap();
+            assert!(
+                crate::workspace::config::LSP_LANGUAGES.contains(&language),
+                "{ext}"
+            );
+        }
+        for (language, _) in KNOWN_SERVERS {
+            assert!(crate::workspace::config::LSP_LANGUAGES.contains(language));
+        }
     }
 
     #[test]

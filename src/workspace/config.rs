@@ -152,6 +152,18 @@ pub struct LspConfig {
     pub servers: std::collections::BTreeMap<String, LspServerConfig>,
 }
 
+/// The language names `[lsp.<language>]` may use: those file names map to (spec 09; the
+/// LSP client's `language_of` maps extensions onto exactly these).
+pub const LSP_LANGUAGES: [&str; 7] = [
+    "python",
+    "typescript",
+    "javascript",
+    "go",
+    "rust",
+    "c",
+    "cpp",
+];
+
 /// `[lsp.<language>]` table (spec 09).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -238,7 +250,7 @@ impl Config {
     /// line number and the key there, never the line's text or a value: the file may be one
     /// outside the workspace (`--config`), and its text must not reach the caller.
     pub fn parse(text: &str, origin: &Path) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| {
+        let config: Config = toml::from_str(text).map_err(|e| {
             // The message alone ("expected a boolean") does not say which key; the line
             // number and the key on that line do.
             let place = e.span().map(|span| {
@@ -255,7 +267,23 @@ impl Config {
                 place.unwrap_or_default(),
                 without_values(e.message())
             )
-        })
+        })?;
+        // `[lsp.<language>]`: a name no file maps to (a typo such as `[lsp.py]`) would be
+        // accepted and never used.
+        if let Some(lsp) = &config.lsp
+            && let Some(name) = lsp
+                .servers
+                .keys()
+                .find(|k| !LSP_LANGUAGES.contains(&k.as_str()))
+        {
+            return Err(format!(
+                "invalid configuration in {}: [lsp.{name}] names no language agtool knows; use \
+                 one of {}",
+                origin.display(),
+                LSP_LANGUAGES.join(", ")
+            ));
+        }
+        Ok(config)
     }
 
     /// Reads a file; a missing file is an empty configuration, and so is a path through a
@@ -435,6 +463,16 @@ mod tests {
         assert!(err.contains("line 1 (key `freshness`)"), "{err}");
         assert!(err.contains("expected a boolean"), "{err}");
         assert!(!err.contains("\"no\""), "{err}");
+    }
+
+    #[test]
+    fn an_lsp_language_no_file_maps_to_is_refused() {
+        let ok = "[lsp.python]\ncommand = [\"pylsp\"]\n[lsp.cpp]\ncommand = [\"clangd\"]\n";
+        assert!(Config::parse(ok, Path::new("c.toml")).is_ok());
+        let err =
+            Config::parse("[lsp.py]\ncommand = [\"pylsp\"]\n", Path::new("c.toml")).unwrap_err();
+        assert!(err.contains("[lsp.py] names no language"), "{err}");
+        assert!(err.contains("python, typescript"), "{err}");
     }
 
     #[test]
