@@ -182,6 +182,31 @@ impl TopFiles {
         }
     }
 
+    /// Whether a file with hits, modified at `mtime`, could still reach the output: not when
+    /// the files kept ahead of it in output order already fill the budget. Files only ever
+    /// join ahead of it, so a `false` stays true of every later state and of the merge of
+    /// all workers' sets.
+    pub fn can_reach(&self, mtime: SystemTime, path: &Path) -> bool {
+        let key = (Reverse(mtime), PathBytes(path.to_path_buf()));
+        let mut ahead = 0;
+        for (k, hits) in &self.kept {
+            if *k >= key {
+                return true;
+            }
+            ahead += hits.weight(self.report);
+            if ahead >= self.limit {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Counts a file with `count` hits that [`TopFiles::can_reach`] said cannot be shown.
+    pub fn count_only(&mut self, count: u64) {
+        self.total_files += 1;
+        self.total_matches += count;
+    }
+
     /// Adds every file of another set.
     pub fn merge(&mut self, other: TopFiles) {
         let (files, matches) = (other.total_files, other.total_matches);
@@ -352,7 +377,7 @@ impl Worker {
 
     /// Searches one file, `path` as walked, read from what `open` gives: the caller opens it
     /// through the file layer (so no symlink swapped in is followed) and classifies it with
-    /// [`crate::fileio::special::regular`]. `mtime` is asked only when the file has hits
+    /// [`crate::fileio::special::regular`]. `mtime` is asked once, when the file has hits
     /// (so files without hits are never stat'ed). An unreadable file is an `Err` with the
     /// reason, for the caller to record with the path it shows. A special file is never read
     /// (it was opened without blocking): it is counted in `special_files` and reported as
@@ -361,18 +386,8 @@ impl Worker {
         &mut self,
         path: &Path,
         open: Result<std::fs::File, OpenError>,
-        mtime: impl FnOnce(&std::fs::File) -> SystemTime,
+        mtime: impl Fn(&std::fs::File) -> SystemTime,
     ) -> Result<Outcome, io::Error> {
-        let mut sink = HitSink {
-            matcher: &self.matcher,
-            report: self.report,
-            limit: self.limit,
-            count: 0,
-            stored: 0,
-            full: false,
-            lines: Vec::new(),
-            binary: false,
-        };
         let file = match open {
             Ok(f) => f,
             Err(OpenError::Special(kind)) => {
@@ -382,6 +397,22 @@ impl Worker {
             Err(OpenError::Directory) => return Err(io::Error::other("is a directory")),
             Err(OpenError::Io(e)) => return Err(e),
         };
+        let stat = || mtime(&file);
+        let mut sink = HitSink {
+            matcher: &self.matcher,
+            report: self.report,
+            limit: self.limit,
+            count: 0,
+            stored: 0,
+            full: false,
+            lines: Vec::new(),
+            binary: false,
+            reach: None,
+            top: &self.top,
+            path,
+            stat: &stat,
+            mtime: None,
+        };
         self.searcher.search_file(&self.matcher, &file, &mut sink)?;
         if sink.binary {
             self.binary_files += 1;
@@ -390,11 +421,16 @@ impl Worker {
         if sink.count == 0 {
             return Ok(Outcome::NoHit);
         }
+        let (count, lines, reach, seen) = (sink.count, sink.lines, sink.reach, sink.mtime);
+        if reach == Some(false) {
+            self.top.count_only(count);
+            return Ok(Outcome::Hit);
+        }
         self.top.insert(FileHits {
             path: path.to_path_buf(),
-            mtime: mtime(&file),
-            count: sink.count,
-            lines: sink.lines,
+            mtime: seen.unwrap_or_else(stat),
+            count,
+            lines,
         });
         Ok(Outcome::Hit)
     }
@@ -404,6 +440,18 @@ impl Worker {
 struct HitSink<'m> {
     /// The matcher, to find where on a long line the first match is.
     matcher: &'m RegexMatcher,
+    /// Content mode: whether this file's lines can reach the output, decided at its first
+    /// match from `top` (None: no match yet). When they cannot, nothing is rendered or kept:
+    /// only counted (with 10,000 matching files and a budget of 100 lines, most files).
+    reach: Option<bool>,
+    /// The worker's files so far.
+    top: &'m TopFiles,
+    /// The file's path as walked.
+    path: &'m Path,
+    /// Its modification time, asked once at the first match.
+    stat: &'m dyn Fn() -> SystemTime,
+    /// That time, once asked.
+    mtime: Option<SystemTime>,
     report: Report,
     limit: u64,
     count: u64,
@@ -474,6 +522,19 @@ impl Sink for HitSink<'_> {
                 Ok(true)
             }
             Report::Content => {
+                if self.reach.is_none() {
+                    let mtime = (self.stat)();
+                    self.mtime = Some(mtime);
+                    let reach = self.top.can_reach(mtime, self.path);
+                    self.reach = Some(reach);
+                    if !reach {
+                        self.full = true;
+                    }
+                }
+                if self.reach == Some(false) {
+                    self.count += mat.lines().count() as u64;
+                    return Ok(true);
+                }
                 let first = mat.line_number().unwrap_or(0);
                 let block = mat.bytes();
                 // The block's first match, looked for only when a line is too long to show.
@@ -510,7 +571,7 @@ impl Sink for HitSink<'_> {
         // Before-context belongs to the next match: kept only while that match can be shown.
         // After-context belongs to the last stored match: kept until a match past the limit.
         let keep = match ctx.kind() {
-            SinkContextKind::Before => self.stored < self.limit,
+            SinkContextKind::Before => self.stored < self.limit && self.reach != Some(false),
             SinkContextKind::After => !self.full,
             SinkContextKind::Other => false,
         };
@@ -544,6 +605,24 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_file_behind_a_full_budget_cannot_reach_the_output() {
+        let mut top = TopFiles::new(Report::Content, 3);
+        top.insert(hits("b", 9, 2));
+        let at = |secs| SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+        // 2 lines ahead of an older file: one more fits.
+        assert!(top.can_reach(at(5), Path::new("c")));
+        top.insert(hits("a", 9, 1));
+        // 3 lines ahead now: an older file, or a same-time one after them by path, cannot.
+        assert!(!top.can_reach(at(5), Path::new("c")));
+        assert!(!top.can_reach(at(9), Path::new("c")));
+        // A newer file, or one first by path, can.
+        assert!(top.can_reach(at(10), Path::new("z")));
+        assert!(top.can_reach(at(9), Path::new("0")));
+        top.count_only(7);
+        assert_eq!((top.total_files, top.total_matches), (3, 10));
     }
 
     #[test]
