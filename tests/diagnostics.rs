@@ -787,3 +787,22 @@ fn a_server_restarts_when_its_sandbox_policy_changes_and_only_then() {
         "the server outlived the policy it was started under"
     );
 }
+
+/// New-user finding: in a fresh workspace, `read-file` then an edit, then `diagnostics` with no
+/// paths said "no problems" for a file the edit had just broken. The read's sync waited for the
+/// cold server while the edit went ahead, then sent the read's (older) text over the edit's.
+#[test]
+fn a_late_sync_of_a_read_never_replaces_an_edits_text() {
+    if !have("pyright-langserver") {
+        return;
+    }
+    let ws = Ws::new(true);
+    ws.write("a.py", "def f():\n    return 1\n");
+    ws.run(&["read-file", "a.py"]);
+    let out = ws.edit("a.py", "return 1", "return undefined_name");
+    assert!(out.contains("undefined_name"), "{out}");
+    let all = ws.run(&["diagnostics"]);
+    let one = ws.run(&["diagnostics", "a.py"]);
+    assert!(all.contains("\"undefined_name\" is not defined"), "{all}");
+    assert!(one.contains("\"undefined_name\" is not defined"), "{one}");
+}

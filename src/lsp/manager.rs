@@ -36,6 +36,9 @@ pub struct Manager {
     tag_prefix: Mutex<String>,
     slots: Mutex<BTreeMap<String, Arc<Slot>>>,
     started: AtomicU64,
+    /// Requests received so far: each sync of a document's text is stamped with its
+    /// request's number, so a read's sync that ran late never replaces an edit's text.
+    requests: AtomicU64,
 }
 
 struct Slot {
@@ -62,6 +65,8 @@ struct Doc {
     language_id: String,
     /// Publication counter when the current version was sent.
     sent_seq: u64,
+    /// The number of the request whose text the server has (see [`Manager::requests`]).
+    request: u64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -169,12 +174,12 @@ impl Manager {
         }
     }
 
-    fn edit(&self, files: Vec<EditFile>, wait_ms: u64) -> LspResponse {
+    fn edit(&self, files: Vec<EditFile>, wait_ms: u64, request: u64) -> LspResponse {
         let deadline = Instant::now() + Duration::from_millis(wait_ms);
         let results = std::thread::scope(|s| {
             let handles: Vec<_> = files
                 .iter()
-                .map(|f| s.spawn(move || self.edit_one(f, deadline, wait_ms)))
+                .map(|f| s.spawn(move || self.edit_one(f, deadline, wait_ms, request)))
                 .collect();
             handles
                 .into_iter()
@@ -191,7 +196,7 @@ impl Manager {
         LspResponse::Files { files: results }
     }
 
-    fn edit_one(&self, f: &EditFile, deadline: Instant, wait_ms: u64) -> Outcome {
+    fn edit_one(&self, f: &EditFile, deadline: Instant, wait_ms: u64, request: u64) -> Outcome {
         let slot = self.slot(&f.server);
         let doc = Self::doc(&slot, &f.path);
         let mut doc = lock(&doc);
@@ -211,7 +216,13 @@ impl Manager {
         self.with_server(&slot, deadline, wait_ms, |conn, generation| {
             let before = match &f.old_text {
                 Some(old) => {
-                    sync(conn, generation, &mut doc, &f.path, &f.language_id, old);
+                    sync(
+                        conn,
+                        generation,
+                        &mut doc,
+                        request,
+                        (&f.path, &f.language_id, old),
+                    );
                     conn.wait_diagnostics(&f.path, doc.version, doc.sent_seq, deadline)?
                 }
                 None => Vec::new(),
@@ -229,9 +240,8 @@ impl Manager {
                 conn,
                 generation,
                 &mut doc,
-                &f.path,
-                &f.language_id,
-                new_text,
+                request,
+                (&f.path, &f.language_id, new_text),
             );
             let after = conn.wait_diagnostics(&f.path, doc.version, doc.sent_seq, deadline)?;
             let old = f.old_text.as_deref().unwrap_or("");
@@ -242,7 +252,7 @@ impl Manager {
         })
     }
 
-    fn sync_files(self: &Arc<Self>, files: Vec<SyncFile>) {
+    fn sync_files(self: &Arc<Self>, files: Vec<SyncFile>, request: u64) {
         let me = Arc::clone(self);
         let _ = std::thread::Builder::new()
             .name("lsp-sync".into())
@@ -255,14 +265,26 @@ impl Manager {
                     // wait behind a server that is slow to start.
                     me.with_server(&slot, deadline, 0, |conn, generation| {
                         let mut doc = lock(&doc);
-                        sync(conn, generation, &mut doc, &f.path, &f.language_id, &f.text);
+                        sync(
+                            conn,
+                            generation,
+                            &mut doc,
+                            request,
+                            (&f.path, &f.language_id, &f.text),
+                        );
                         Ok(Outcome::Nothing)
                     });
                 }
             });
     }
 
-    fn diagnostics(&self, files: Vec<SyncFile>, all_open: bool, wait_ms: u64) -> LspResponse {
+    fn diagnostics(
+        &self,
+        files: Vec<SyncFile>,
+        all_open: bool,
+        wait_ms: u64,
+        request: u64,
+    ) -> LspResponse {
         let deadline = Instant::now() + Duration::from_millis(wait_ms);
         let mut results = Vec::new();
         if all_open {
@@ -308,7 +330,13 @@ impl Manager {
                         let doc = Self::doc(&slot, &f.path);
                         let mut doc = lock(&doc);
                         self.with_server(&slot, deadline, wait_ms, |conn, generation| {
-                            sync(conn, generation, &mut doc, &f.path, &f.language_id, &f.text);
+                            sync(
+                                conn,
+                                generation,
+                                &mut doc,
+                                request,
+                                (&f.path, &f.language_id, &f.text),
+                            );
                             let d = conn.wait_diagnostics(
                                 &f.path,
                                 doc.version,
@@ -429,7 +457,21 @@ fn current(diags: &[lsp_types::Diagnostic], text: &str) -> Outcome {
 
 /// Makes the server's copy of `path` be `text`: opened (`didOpen`) when it is not open in this
 /// server generation, updated (`didChange`, whole text, next version) when it differs.
-fn sync(conn: &Conn, generation: u64, doc: &mut Doc, path: &Path, language_id: &str, text: &str) {
+///
+/// `request` is the number of the request the text comes from: a text from an older request
+/// than the one the document already holds is stale (a read whose sync waited for the server
+/// while an edit went ahead) and is not sent.
+fn sync(
+    conn: &Conn,
+    generation: u64,
+    doc: &mut Doc,
+    request: u64,
+    (path, language_id, text): (&Path, &str, &str),
+) {
+    if doc.generation == generation && request < doc.request {
+        return;
+    }
+    doc.request = request;
     if doc.generation == generation && doc.text == text && doc.language_id == language_id {
         return;
     }
@@ -470,17 +512,18 @@ fn sync(conn: &Conn, generation: u64, doc: &mut Doc, path: &Path, language_id: &
 impl Manager {
     /// Answers one request; `self` must be in an `Arc` (a `sync` continues on a thread).
     pub fn answer(self: &Arc<Self>, body: Value) -> Value {
+        let request = self.requests.fetch_add(1, Ordering::SeqCst) + 1;
         let response = match serde_json::from_value::<LspRequest>(body) {
             Ok(LspRequest::Sync { files }) => {
-                self.sync_files(files);
+                self.sync_files(files, request);
                 LspResponse::Accepted
             }
-            Ok(LspRequest::Edit { files, wait_ms }) => self.edit(files, wait_ms),
+            Ok(LspRequest::Edit { files, wait_ms }) => self.edit(files, wait_ms, request),
             Ok(LspRequest::Diagnostics {
                 files,
                 all_open,
                 wait_ms,
-            }) => self.diagnostics(files, all_open, wait_ms),
+            }) => self.diagnostics(files, all_open, wait_ms, request),
             Ok(LspRequest::Status) => self.status(),
             Ok(LspRequest::Stop) => LspResponse::Stopped {
                 servers: self.stop_all(),
