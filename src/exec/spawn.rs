@@ -195,6 +195,30 @@ pub(crate) fn in_new_session(cmd: &mut Command) {
     }
 }
 
+/// Whether `p` is a file with an execute bit: what `execvp` would try to run.
+pub(crate) fn is_executable_file(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Where `program` would be run from, started in `workdir` with `path_var` as its `PATH`: a
+/// name with a `/` is a path against `workdir`; otherwise the first `PATH` entry (relative
+/// ones against `workdir`) holding an executable file of that name. `None` when there is
+/// none.
+pub(crate) fn find_program(
+    program: &str,
+    path_var: Option<&std::ffi::OsStr>,
+    workdir: &Path,
+) -> Option<std::path::PathBuf> {
+    if program.contains('/') {
+        let p = workdir.join(program);
+        return is_executable_file(&p).then_some(p);
+    }
+    std::env::split_paths(path_var?)
+        .map(|dir| workdir.join(dir).join(program))
+        .find(|p| is_executable_file(p))
+}
+
 /// Words for a failure to start `argv` (run in `workdir`): the likely cause rather than the
 /// bare errno, since execvp folds several causes into one code. A name with a `/` is a path
 /// (not looked up on PATH); ENOENT for a file that exists means its `#!` interpreter is

@@ -131,7 +131,7 @@ pub(crate) fn spawn_server(spec: &ServerSpec, tag: &str) -> Result<Child, String
                 .iter()
                 .find(|(k, _)| k == b"PATH")
                 .map(|(_, v)| OsString::from_vec(v.clone()));
-            let found = resolve_program(program, path_var.as_deref(), &spec.root)
+            let found = crate::exec::spawn::find_program(program, path_var.as_deref(), &spec.root)
                 .ok_or_else(|| cannot("not found"))?;
             let exe = std::env::current_exe()
                 .map_err(|e| cannot(&format!("agtool's own executable is not found: {e}")))?;
@@ -180,27 +180,6 @@ pub(crate) fn spawn_server(spec: &ServerSpec, tag: &str) -> Result<Child, String
     })?;
     leaders.insert(child.id() as i32);
     Ok(child)
-}
-
-/// `program` as the server's `PATH` finds it (relative entries against `root`, as the
-/// server's working folder), or as given against `root` when it has a slash. None when there
-/// is no executable file by that name.
-fn resolve_program(
-    program: &str,
-    path_var: Option<&std::ffi::OsStr>,
-    root: &Path,
-) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if program.contains('/') {
-        let p = root.join(program);
-        return runnable(&p).then_some(p);
-    }
-    std::env::split_paths(path_var?)
-        .map(|dir| root.join(dir).join(program))
-        .find(|p| runnable(p))
 }
 
 impl Conn {

@@ -133,10 +133,7 @@ fn find_program(
     path_var: Option<&std::ffi::OsStr>,
     inside: Option<&Path>,
 ) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
+    let runnable = crate::exec::spawn::is_executable_file;
     let in_workspace = |p: &Path| {
         inside.is_some_and(|root| {
             let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
@@ -254,7 +251,7 @@ pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
     // The session server's folders exist before the plan lists what to hide: the server
     // this is for is started by it, and must not reach its socket.
     crate::exec::session::prepare_server_folders(&ctx.state_dir());
-    let mut confined = sandbox::Settings {
+    let confined = sandbox::Settings {
         mode: Mode::ReadOnly,
         network: false,
         writable: Vec::new(),
@@ -262,16 +259,10 @@ pub fn server_sandbox(ctx: &Ctx, language: &str) -> ServerSandbox {
     // No private TMPDIR in the plan: Landlock would grant whatever that path leads to when
     // the server starts. Its temp folder is inside the cache folder instead.
     let mut plan = sandbox::plan_for(ctx, &confined, None);
-    let cache = match server_cache_dir(language, &plan) {
-        Ok(cache) => {
-            confined.writable.push(cache.clone());
-            plan = sandbox::plan_for(ctx, &confined, None);
-            Some(cache)
-        }
-        // No folder of its own that sandboxed commands cannot replace: the server still runs,
-        // with its caches in a fresh folder under /tmp (writable to it as /tmp is).
-        Err(_) => None,
-    };
+    // No folder of its own that sandboxed commands cannot replace: the server still runs,
+    // with its caches in a fresh folder under /tmp (writable to it as /tmp is).
+    let cache = server_cache_dir(language, &plan).ok();
+    plan.writable.extend(cache.clone());
     ServerSandbox::Plan {
         plan: Box::new(plan),
         cache,
@@ -407,6 +398,11 @@ pub fn after_read(ctx: &Ctx, real: &Path, text: &str) {
     let Choice::Server(server) = choose(ctx, &settings, language) else {
         return;
     };
+    sync_read(ctx, server, real, language_id, text);
+}
+
+/// Sends one read file's text to `server`'s manager without waiting for its diagnostics.
+fn sync_read(ctx: &Ctx, server: ServerSpec, real: &Path, language_id: &str, text: &str) {
     let req = LspRequest::Sync {
         files: vec![SyncFile {
             server,
@@ -577,13 +573,13 @@ pub fn report(
 /// After a read of `path`: [`after_read`] with its whole text, read again through the file
 /// layer (a read shows only part of a file). Does nothing for a file no server serves.
 pub fn after_read_path(ctx: &Ctx, path: &CheckedPath) {
-    let Some((language, _)) = language_of(&path.real) else {
+    let Some((language, language_id)) = language_of(&path.real) else {
         return;
     };
     let settings = Settings::from_config(&ctx.config);
-    if !matches!(choose(ctx, &settings, language), Choice::Server(_)) {
+    let Choice::Server(server) = choose(ctx, &settings, language) else {
         return;
-    }
+    };
     let Ok(file) = ctx.fs.open_read(path) else {
         return;
     };
@@ -598,7 +594,7 @@ pub fn after_read_path(ctx: &Ctx, path: &CheckedPath) {
         return;
     }
     if let Ok(text) = crate::text::editable::EditableText::decode(&bytes) {
-        after_read(ctx, &path.real, text.text());
+        sync_read(ctx, server, &path.real, language_id, text.text());
     }
 }
 

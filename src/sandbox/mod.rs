@@ -307,25 +307,14 @@ impl Prepared {
 /// <argv0>: <reason>` exactly as without the sandbox, rather than reported by the helper.
 /// Errors: the reason, in [`crate::exec::spawn::describe_spawn`]'s words.
 pub fn check_program(argv: &[String], workdir: &Path) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
     let Some(argv0) = argv.first() else {
         return Ok(());
     };
     if argv.iter().any(|a| a.contains('\0')) {
         return Err("an argument holds a NUL byte".into());
     }
-    let runnable = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    let found = if argv0.contains('/') {
-        runnable(&workdir.join(argv0))
-    } else {
-        std::env::var_os("PATH")
-            .map(|path| {
-                std::env::split_paths(&path).any(|d| runnable(&workdir.join(d).join(argv0)))
-            })
-            .unwrap_or(false)
-    };
+    let path_var = std::env::var_os("PATH");
+    let found = crate::exec::spawn::find_program(argv0, path_var.as_deref(), workdir).is_some();
     if found {
         return Ok(());
     }
