@@ -434,14 +434,14 @@ fn read_file_never_reads_outside() {
 }
 
 #[test]
-fn grep_and_glob_never_report_outside() {
+fn grep_glob_and_list_dir_never_report_outside() {
     let r = Race::new(&[("f.txt", "inside\n"), ("only-inside.txt", "inside\n")]);
     std::fs::write(r.outside.join("only-outside.txt"), SECRET).unwrap();
-    r.attack("grep/glob", |i, _| {
-        let run = if i % 2 == 0 {
-            r.run(&["grep", "SECRET|inside", "d", "--output", "content"], "")
-        } else {
-            r.run(&["glob", "**/*.txt", "--path", "d"], "")
+    r.attack("grep/glob/list-dir", |i, _| {
+        let run = match i % 3 {
+            0 => r.run(&["grep", "SECRET|inside", "d", "--output", "content"], ""),
+            1 => r.run(&["glob", "**/*.txt", "--path", "d"], ""),
+            _ => r.run(&["list-dir", ".", "--depth", "4"], ""),
         };
         let mut run = run;
         // A listed outside-only name is a read from outside too.

@@ -142,6 +142,9 @@ impl Stat {
 pub struct Entry {
     /// The entry's name (one component).
     pub name: OsString,
+    /// Its kind as the directory listing gives it (`d_type`; a symlink is [`Kind::Symlink`]),
+    /// `None` where the filesystem does not say (then [`Dir::stat_at`] tells).
+    pub kind: Option<Kind>,
 }
 
 /// Whether an error means a symlink stood where a folder or file was expected: what a
@@ -551,7 +554,8 @@ impl Dir {
         rustix::fs::utimensat(&self.fd, name, &times, AtFlags::SYMLINK_NOFOLLOW).map_err(errno)
     }
 
-    /// The names in this directory (`.` and `..` left out), in the order the filesystem gives.
+    /// The names in this directory (`.` and `..` left out) with their kinds where the listing
+    /// gives them, in the order the filesystem gives.
     pub fn entries(&self) -> io::Result<Vec<Entry>> {
         let mut dir = rustix::fs::Dir::read_from(&self.fd).map_err(errno)?;
         let mut out = Vec::new();
@@ -561,8 +565,45 @@ impl Dir {
             if name == b"." || name == b".." {
                 continue;
             }
+            let kind = match e.file_type() {
+                FileType::Unknown => None,
+                ft => Some(Kind::of(ft)),
+            };
             out.push(Entry {
                 name: OsString::from_vec(name.to_vec()),
+                kind,
+            });
+        }
+        Ok(out)
+    }
+
+    /// [`Dir::entries`] read straight through this handle (rewound first, then `getdents`),
+    /// without the second handle `entries` opens for each listing: for walks that list
+    /// many folders once each. `&mut self` because the handle's read offset moves (a handle
+    /// from [`Dir::try_clone`] shares it: do not list through both at once). A handle that
+    /// could only be opened as a path is listed as `entries` does, so the error is the same.
+    pub fn entries_mut(&mut self) -> io::Result<Vec<Entry>> {
+        match rustix::fs::seek(&self.fd, rustix::fs::SeekFrom::Start(0)) {
+            Ok(_) => {}
+            Err(Errno::BADF) => return self.entries(),
+            Err(e) => return Err(errno(e)),
+        }
+        let mut buf: Vec<u8> = Vec::with_capacity(32 * 1024);
+        let mut out = Vec::new();
+        let mut raw = rustix::fs::RawDir::new(&self.fd, buf.spare_capacity_mut());
+        while let Some(e) = raw.next() {
+            let e = e.map_err(errno)?;
+            let name = e.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let kind = match e.file_type() {
+                FileType::Unknown => None,
+                ft => Some(Kind::of(ft)),
+            };
+            out.push(Entry {
+                name: OsString::from_vec(name.to_vec()),
+                kind,
             });
         }
         Ok(out)
@@ -646,6 +687,40 @@ mod tests {
         );
         assert!(ws.create_dirs(Path::new("a/out/new")).is_err());
         assert!(d.unlink(OsStr::new("../x")).is_err());
+    }
+
+    #[test]
+    fn listing_through_the_handle_gives_kinds_and_can_be_repeated() {
+        let (_t, ws) = fixture();
+        let mut a = ws.open_dir(Path::new("a")).unwrap();
+        let sorted = |mut v: Vec<Entry>| {
+            v.sort_by(|x, y| x.name.cmp(&y.name));
+            v.into_iter()
+                .map(|e| (e.name.into_string().unwrap(), e.kind))
+                .collect::<Vec<_>>()
+        };
+        let want = vec![
+            ("b".to_owned(), Some(Kind::Dir)),
+            ("in".to_owned(), Some(Kind::Symlink)),
+            ("out".to_owned(), Some(Kind::Symlink)),
+        ];
+        assert_eq!(sorted(a.entries_mut().unwrap()), want);
+        // The handle's offset is at the end now: a second listing rewinds first.
+        assert_eq!(sorted(a.entries_mut().unwrap()), want);
+        assert_eq!(sorted(a.entries().unwrap()), want);
+        // More entries than one getdents buffer holds.
+        let (many, _) = ws.create_dirs(Path::new("many")).unwrap();
+        for i in 0..3000 {
+            many.create_new(
+                OsStr::new(&format!("file-with-a-longish-name-{i:05}")),
+                0o644,
+            )
+            .unwrap();
+        }
+        let mut many = ws.open_dir(Path::new("many")).unwrap();
+        let got = many.entries_mut().unwrap();
+        assert_eq!(got.len(), 3000);
+        assert!(got.iter().all(|e| e.kind == Some(Kind::File)));
     }
 
     #[test]

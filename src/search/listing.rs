@@ -1,12 +1,14 @@
 //! A folder's entries as an indented tree, paged (spec 02, "list-dir"): the listing behind
 //! list-dir and read-file of a folder, and the wording of walk errors.
 
-use std::ffi::OsStr;
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::error::{Output, ToolError, ToolResult};
-use crate::fileio::beneath::Kind;
+use crate::fileio::beneath::{Dir, Kind};
 use crate::fileio::fs::describe;
-use crate::search::walk::{Base, WalkRules, describe_walk_error, still_a_folder};
+use crate::search::walk::{Base, WalkRules, describe_walk_error};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
@@ -56,13 +58,18 @@ pub fn listing(
     rules: WalkRules,
 ) -> ToolResult {
     // The folder as a handle: the walk enters only folders that are real folders reached
-    // through it, and every entry shown is looked up through it (search::walk, "Races").
+    // through it, and every entry shown is one its folder's handle lists ([`Folders`]).
     let handle = ctx.fs.open_dir(dir).map_err(|e| {
         ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
     })?;
-    let base = Base::new(dir, Some(handle));
-    let mut reach = base.reach();
-    let fence = base.dir.clone().expect("opened above");
+    let top = Folder::read(handle).map_err(|e| {
+        ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
+    })?;
+    let folders = Arc::new(Mutex::new(Folders {
+        open: vec![Some(top)],
+        max_depth: depth as usize,
+    }));
+    let base = Base::new(dir, None);
     let mut builder = ignore::WalkBuilder::new(&dir.real);
     builder
         .max_depth(Some(depth as usize))
@@ -78,24 +85,18 @@ pub fn listing(
         .ignore(!rules.ignored)
         .parents(!rules.ignored);
     let policy = ctx.policy.clone();
-    let real = dir.real.clone();
     let rule_hidden = crate::search::walk::rule_hidden(ctx, &base, rules.tool);
-    // `.git` is listed but never expanded; deny-read names are neither listed nor entered.
+    let fence = Arc::clone(&folders);
+    // Deny-read names are neither listed nor entered; `.git` is listed but never entered.
     builder.filter_entry(move |e| {
-        let in_git = e
-            .path()
-            .parent()
-            .and_then(|p| p.file_name())
-            .is_some_and(|n| n == ".git")
-            && e.depth() > 1;
-        if in_git || policy.is_denied_name(e.file_name()) {
+        if policy.is_denied_name(e.file_name()) {
             return false;
         }
         let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-        if e.depth() > 0 && rule_hidden.as_ref().is_some_and(|h| h(e.path(), is_dir)) {
+        if rule_hidden.as_ref().is_some_and(|h| h(e.path(), is_dir)) {
             return false;
         }
-        e.depth() == 0 || !is_dir || still_a_folder(&fence, &real, e.path())
+        lock(&fence).admit(e.depth(), e.file_name())
     });
     let mut entries: Vec<String> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
@@ -103,14 +104,14 @@ pub fn listing(
         match item {
             Ok(e) if e.depth() == 0 => {}
             Ok(e) => {
-                // Shown only if it is inside, with what it is there.
-                let Some(st) = reach.stat(e.path()) else {
+                // Shown as its folder's handle lists it (admitted by the filter above).
+                let Some(kind) = lock(&folders).kind(e.depth(), e.file_name()) else {
                     continue;
                 };
                 let name = encode(e.file_name());
                 let name = cut_name(&name);
                 let indent = "  ".repeat(e.depth() - 1);
-                entries.push(format!("{indent}{name}{}", suffix(st.kind)));
+                entries.push(format!("{indent}{name}{}", suffix(kind)));
             }
             Err(err) => problems.push(describe_walk_error(ctx, &err)),
         }
@@ -142,4 +143,89 @@ pub fn listing(
         text.push_str(&format!("(skipped: {p})\n"));
     }
     Ok(Output::text(text).with("entries", total))
+}
+
+/// A folder the listing entered: its handle, and its entries with their kinds as listed
+/// through that handle.
+struct Folder {
+    dir: Dir,
+    kinds: HashMap<OsString, Kind>,
+}
+
+impl Folder {
+    /// Reads the entries of `dir` through the handle; an entry whose kind the listing does
+    /// not give is looked up (`fstatat`, not following a symlink), and left out if it is gone.
+    fn read(mut dir: Dir) -> std::io::Result<Folder> {
+        let mut kinds = HashMap::new();
+        for entry in dir.entries_mut()? {
+            let kind = match entry.kind {
+                Some(kind) => kind,
+                None => match dir.stat_at(&entry.name) {
+                    Ok(st) => st.kind,
+                    Err(_) => continue,
+                },
+            };
+            kinds.insert(entry.name, kind);
+        }
+        Ok(Folder { dir, kinds })
+    }
+}
+
+/// The handle fence of list-dir's walk (search::walk, "Races"). The `ignore` walker reads
+/// folders by path, in depth-first order sorted by name; this keeps, for each depth, the folder
+/// the walk is in, opened through its parent's handle without following symlinks. An entry is
+/// admitted only if the handle of its folder lists it, and is shown with the kind that listing
+/// gives; a folder is entered only if it opens that way as a folder. A name the walker read
+/// from an outside folder swapped in by a race is then either not found or the inside entry of
+/// the same name, and nothing of the outside is shown. One `readdir` per folder through the
+/// handle replaces a `stat` per entry.
+struct Folders {
+    /// `open[d]`: the folder at depth `d` that the walk is in (0: the listed folder); `None`
+    /// for a folder that is shown but not entered (`.git`, one that cannot be opened).
+    open: Vec<Option<Folder>>,
+    /// The walk's depth limit: folders at that depth are shown, never entered.
+    max_depth: usize,
+}
+
+impl Folders {
+    /// The kind of `name`, an entry at `depth` ≥ 1, as its folder's handle lists it.
+    fn kind(&self, depth: usize, name: &OsStr) -> Option<Kind> {
+        let folder = self.open.get(depth.checked_sub(1)?)?.as_ref()?;
+        folder.kinds.get(name).copied()
+    }
+
+    /// Whether the walker may yield `name` at `depth` (and, for a folder, walk into it): its
+    /// folder lists it. A folder is opened here, through its parent's handle, as the folder
+    /// at `depth`; `.git` and folders that cannot be read are shown but not entered, and a
+    /// folder that no longer opens as one (swapped for a symlink) is left out.
+    fn admit(&mut self, depth: usize, name: &OsStr) -> bool {
+        let Some(kind) = self.kind(depth, name) else {
+            return false;
+        };
+        if kind != Kind::Dir {
+            return true;
+        }
+        let entered = if depth >= self.max_depth || name == ".git" {
+            None
+        } else {
+            let parent = self.open[depth - 1].as_ref().expect("listed above");
+            match parent.dir.open_dir(std::path::Path::new(name)) {
+                Ok(dir) => match Folder::read(dir) {
+                    Ok(folder) => Some(folder),
+                    // Shown; the walker's own read of it reports why it cannot be listed.
+                    Err(_) => None,
+                },
+                Err(e) if crate::fileio::beneath::is_swapped(&e) => return false,
+                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return false,
+                Err(_) => None,
+            }
+        };
+        self.open.truncate(depth);
+        self.open.push(entered);
+        true
+    }
+}
+
+fn lock(folders: &Mutex<Folders>) -> MutexGuard<'_, Folders> {
+    folders.lock().unwrap_or_else(|p| p.into_inner())
 }
