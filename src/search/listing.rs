@@ -210,11 +210,8 @@ impl Folders {
         } else {
             let parent = self.open[depth - 1].as_ref().expect("listed above");
             match parent.dir.open_dir(std::path::Path::new(name)) {
-                Ok(dir) => match Folder::read(dir) {
-                    Ok(folder) => Some(folder),
-                    // Shown; the walker's own read of it reports why it cannot be listed.
-                    Err(_) => None,
-                },
+                // Unreadable: shown, and the walker's own read of it says why.
+                Ok(dir) => Folder::read(dir).ok(),
                 Err(e) if crate::fileio::beneath::is_swapped(&e) => return false,
                 Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return false,
                 Err(_) => None,
