@@ -162,3 +162,85 @@ fn gitignore_above_the_repository_root_does_not_apply() {
     let out = ws.run(&["list-dir", "sub"]);
     assert_eq!(&out.lines()[1..], ["a.txt"]);
 }
+
+// Findings of the attack on list-dir's handle fence (each failed before its fix).
+
+#[test]
+fn an_offset_past_an_empty_listing_is_refused_not_a_panic() {
+    let ws = Ws::new();
+    ws.mkdir("empty");
+    let out = ws.run(&["list-dir", "empty", "--offset", "3"]);
+    out.code(1);
+    assert_eq!(out.out, "Error: offset 3 is past the last entry (0)\n");
+    assert!(
+        ws.run(&["list-dir", "empty", "--offset", "1"])
+            .ok()
+            .ends_with("(empty folder)\n")
+    );
+}
+
+#[test]
+fn an_ignore_file_that_is_a_fifo_never_stalls_the_listing() {
+    let ws = Ws::new();
+    ws.mkdir(".git").write("sub/a.txt", "").write("top.txt", "");
+    let made = std::process::Command::new("mkfifo")
+        .arg(ws.path("sub/.gitignore"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let started = std::time::Instant::now();
+    let out = ws.run(&["list-dir", "--timeout-ms", "20000"]);
+    assert!(started.elapsed().as_secs() < 10, "stalled: {out:?}");
+    assert_eq!(
+        &out.lines()[1..],
+        [
+            ".git/",
+            "sub/",
+            "top.txt",
+            "(skipped: sub: not entered: its .gitignore is a fifo, not a file)"
+        ]
+    );
+    // The listed folder's own ignore file: refused at once, with the way around.
+    let out = ws.run(&["list-dir", "sub", "--timeout-ms", "20000"]);
+    out.code(1);
+    assert!(out.out.contains("its .gitignore is a fifo"), "{out:?}");
+    assert!(out.out.contains("ignored=true"), "{out:?}");
+    let out = ws.run(&["list-dir", "sub", "--ignored", "true"]);
+    assert_eq!(&out.lines()[1..], [".gitignore?", "a.txt"]);
+}
+
+#[test]
+fn a_git_folder_in_any_case_is_listed_not_entered() {
+    let ws = Ws::new();
+    ws.write(".GIT/config", "").write("sub/.Git/HEAD", "");
+    let out = ws.run(&["list-dir", "--depth", "3"]);
+    assert_eq!(&out.lines()[1..], [".GIT/", "sub/", "  .Git/"]);
+}
+
+/// A folder that may be entered but not read (mode 0311, as another user): the refusal says
+/// "permission denied", as read-file does, not "bad file descriptor".
+#[test]
+fn a_folder_that_cannot_be_read_says_permission_denied() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if !common::is_root() {
+        eprintln!("SKIP needs root to run agtool as another user");
+        return;
+    }
+    let ws = Ws::new();
+    ws.write("xonly/a.txt", "");
+    for p in [&ws.base, &ws.root, &ws.home] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    std::fs::set_permissions(ws.path("xonly"), std::fs::Permissions::from_mode(0o311)).unwrap();
+    let out = common::Run::from(
+        ws.std_cmd_in(&ws.root)
+            .args(["list-dir", "xonly"])
+            .uid(common::NOBODY)
+            .gid(common::NOBODY)
+            .output()
+            .unwrap(),
+    );
+    std::fs::set_permissions(ws.path("xonly"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.out.contains("ermission denied"), "{out:?}");
+}

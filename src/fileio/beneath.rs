@@ -145,6 +145,8 @@ pub struct Entry {
     /// Its kind as the directory listing gives it (`d_type`; a symlink is [`Kind::Symlink`]),
     /// `None` where the filesystem does not say (then [`Dir::stat_at`] tells).
     pub kind: Option<Kind>,
+    /// Its inode number as the listing gives it (`d_ino`).
+    pub ino: u64,
 }
 
 /// Whether an error means a symlink stood where a folder or file was expected: what a
@@ -285,6 +287,32 @@ fn open_dir_fd(dirfd: BorrowedFd<'_>, rel: &Path) -> io::Result<OwnedFd> {
         }
         other => other,
     }
+}
+
+/// The entries of the directory open as `fd`, read from its start with `getdents` straight
+/// into one buffer ([`Dir::entries_mut`]).
+fn list_through(fd: BorrowedFd<'_>) -> Result<Vec<Entry>, Errno> {
+    rustix::fs::seek(fd, rustix::fs::SeekFrom::Start(0))?;
+    let mut buf: Vec<u8> = Vec::with_capacity(32 * 1024);
+    let mut out = Vec::new();
+    let mut raw = rustix::fs::RawDir::new(fd, buf.spare_capacity_mut());
+    while let Some(e) = raw.next() {
+        let e = e?;
+        let name = e.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        let kind = match e.file_type() {
+            FileType::Unknown => None,
+            ft => Some(Kind::of(ft)),
+        };
+        out.push(Entry {
+            name: OsString::from_vec(name.to_vec()),
+            kind,
+            ino: e.ino(),
+        });
+    }
+    Ok(out)
 }
 
 impl Dir {
@@ -572,6 +600,7 @@ impl Dir {
             out.push(Entry {
                 name: OsString::from_vec(name.to_vec()),
                 kind,
+                ino: e.ino(),
             });
         }
         Ok(out)
@@ -583,30 +612,21 @@ impl Dir {
     /// from [`Dir::try_clone`] shares it: do not list through both at once). A handle that
     /// could only be opened as a path is listed as `entries` does, so the error is the same.
     pub fn entries_mut(&mut self) -> io::Result<Vec<Entry>> {
-        match rustix::fs::seek(&self.fd, rustix::fs::SeekFrom::Start(0)) {
-            Ok(_) => {}
-            Err(Errno::BADF) => return self.entries(),
-            Err(e) => return Err(errno(e)),
-        }
-        let mut buf: Vec<u8> = Vec::with_capacity(32 * 1024);
-        let mut out = Vec::new();
-        let mut raw = rustix::fs::RawDir::new(&self.fd, buf.spare_capacity_mut());
-        while let Some(e) = raw.next() {
-            let e = e.map_err(errno)?;
-            let name = e.file_name().to_bytes();
-            if name == b"." || name == b".." {
-                continue;
+        match list_through(self.fd.as_fd()) {
+            Err(Errno::BADF) => {
+                // A handle opened only as a path (a folder that may be entered, not read):
+                // opening it for reading gives the real reason (permission denied).
+                let fd = rustix::fs::openat(
+                    &self.fd,
+                    c".",
+                    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                    Mode::empty(),
+                )
+                .map_err(errno)?;
+                list_through(fd.as_fd()).map_err(errno)
             }
-            let kind = match e.file_type() {
-                FileType::Unknown => None,
-                ft => Some(Kind::of(ft)),
-            };
-            out.push(Entry {
-                name: OsString::from_vec(name.to_vec()),
-                kind,
-            });
+            other => other.map_err(errno),
         }
-        Ok(out)
     }
 
     /// fsyncs this directory, so renames and unlinks in it are durable. A handle that could

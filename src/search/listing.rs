@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::error::{Output, ToolError, ToolResult};
@@ -65,9 +66,21 @@ pub fn listing(
     let top = Folder::read(handle).map_err(|e| {
         ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
     })?;
+    if !rules.ignored
+        && let Some((file, kind)) = top.unreadable_ignore_file()
+    {
+        return Err(ToolError::refused(format!(
+            "cannot list {}: its {file} is a {}, not a file; list with ignored=true to skip ignore files",
+            dir.spelled,
+            kind.name()
+        )));
+    }
     let folders = Arc::new(Mutex::new(Folders {
         open: vec![Some(top)],
         max_depth: depth as usize,
+        reads_ignore_files: !rules.ignored,
+        problems: Vec::new(),
+        shown_here: Vec::new(),
     }));
     let base = Base::new(dir, None);
     let mut builder = ignore::WalkBuilder::new(&dir.real);
@@ -87,6 +100,7 @@ pub fn listing(
     let policy = ctx.policy.clone();
     let rule_hidden = crate::search::walk::rule_hidden(ctx, &base, rules.tool);
     let fence = Arc::clone(&folders);
+    let real = dir.real.clone();
     // Deny-read names are neither listed nor entered; `.git` is listed but never entered.
     builder.filter_entry(move |e| {
         if policy.is_denied_name(e.file_name()) {
@@ -96,29 +110,32 @@ pub fn listing(
         if rule_hidden.as_ref().is_some_and(|h| h(e.path(), is_dir)) {
             return false;
         }
-        lock(&fence).admit(e.depth(), e.file_name())
+        let rel = e.path().strip_prefix(&real).unwrap_or(e.path());
+        lock(&fence).admit(e.depth(), e.file_name(), e.ino(), rel)
     });
     let mut entries: Vec<String> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
     for item in builder.build() {
+        entries.append(&mut lock(&folders).shown_here);
         match item {
             Ok(e) if e.depth() == 0 => {}
             Ok(e) => {
                 // Shown as its folder's handle lists it (admitted by the filter above).
-                let Some(kind) = lock(&folders).kind(e.depth(), e.file_name()) else {
+                let Some((kind, _)) = lock(&folders).entry(e.depth(), e.file_name()) else {
                     continue;
                 };
-                let name = encode(e.file_name());
-                let name = cut_name(&name);
-                let indent = "  ".repeat(e.depth() - 1);
-                entries.push(format!("{indent}{name}{}", suffix(kind)));
+                entries.push(entry_line(e.depth(), e.file_name(), kind));
             }
             Err(err) => problems.push(describe_walk_error(ctx, &err)),
         }
     }
+    let mut fence = lock(&folders);
+    entries.append(&mut fence.shown_here);
+    problems.append(&mut fence.problems);
+    drop(fence);
     let mut text = format!("Absolute path: {}\n", encode_path(&dir.real));
     let total = entries.len() as u64;
-    if total > 0 && offset > total {
+    if offset > total.max(1) {
         return Err(ToolError::refused(format!(
             "offset {offset} is past the last entry ({total})"
         )));
@@ -145,18 +162,21 @@ pub fn listing(
     Ok(Output::text(text).with("entries", total))
 }
 
-/// A folder the listing entered: its handle, and its entries with their kinds as listed
-/// through that handle.
+/// A folder the listing entered: its handle, and its entries with their kinds and inode
+/// numbers as listed through that handle.
 struct Folder {
     dir: Dir,
-    kinds: HashMap<OsString, Kind>,
+    entries: HashMap<OsString, (Kind, u64)>,
 }
+
+/// Ignore files the walker reads by path in every folder it enters (unless `ignored`).
+const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
 
 impl Folder {
     /// Reads the entries of `dir` through the handle; an entry whose kind the listing does
     /// not give is looked up (`fstatat`, not following a symlink), and left out if it is gone.
     fn read(mut dir: Dir) -> std::io::Result<Folder> {
-        let mut kinds = HashMap::new();
+        let mut entries = HashMap::new();
         for entry in dir.entries_mut()? {
             let kind = match entry.kind {
                 Some(kind) => kind,
@@ -165,62 +185,107 @@ impl Folder {
                     Err(_) => continue,
                 },
             };
-            kinds.insert(entry.name, kind);
+            entries.insert(entry.name, (kind, entry.ino));
         }
-        Ok(Folder { dir, kinds })
+        Ok(Folder { dir, entries })
+    }
+
+    /// The first ignore file here that is neither a regular file nor a symlink (a FIFO would
+    /// block the walker's read of it for the whole timeout, a device would never end), with
+    /// its kind.
+    fn unreadable_ignore_file(&self) -> Option<(&'static str, Kind)> {
+        IGNORE_FILES.iter().find_map(|name| {
+            let (kind, _) = self.entries.get(OsStr::new(name))?;
+            (!matches!(kind, Kind::File | Kind::Symlink)).then_some((*name, *kind))
+        })
     }
 }
 
 /// The handle fence of list-dir's walk (search::walk, "Races"). The `ignore` walker reads
 /// folders by path, in depth-first order sorted by name; this keeps, for each depth, the folder
 /// the walk is in, opened through its parent's handle without following symlinks. An entry is
-/// admitted only if the handle of its folder lists it, and is shown with the kind that listing
-/// gives; a folder is entered only if it opens that way as a folder. A name the walker read
-/// from an outside folder swapped in by a race is then either not found or the inside entry of
-/// the same name, and nothing of the outside is shown. One `readdir` per folder through the
-/// handle replaces a `stat` per entry.
+/// admitted only if the handle of its folder lists it under the same inode number the walker
+/// read, and is shown with the kind that listing gives; a folder is entered only if it opens
+/// that way as a folder. Under a race that swaps a folder for a symlink, the walker may read an
+/// outside folder by path: none of its entries has an inside entry's name and inode number, so
+/// nothing of it is shown, not even which inside names it shares. One `readdir` per folder
+/// through the handle replaces a `stat` per entry.
 struct Folders {
     /// `open[d]`: the folder at depth `d` that the walk is in (0: the listed folder); `None`
-    /// for a folder that is shown but not entered (`.git`, one that cannot be opened).
+    /// for an entry that is shown but not entered (a file, `.git`, a folder that cannot be
+    /// opened), so that nothing is admitted below it.
     open: Vec<Option<Folder>>,
     /// The walk's depth limit: folders at that depth are shown, never entered.
     max_depth: usize,
+    /// Whether the walker reads ignore files (`ignored` is false).
+    reads_ignore_files: bool,
+    /// Folders shown but not entered because of an ignore file the walker cannot read.
+    problems: Vec<String>,
+    /// Lines of folders the walker is not given (see `problems`), shown before the next entry
+    /// the walker yields: the place they have in the sorted tree.
+    shown_here: Vec<String>,
 }
 
 impl Folders {
-    /// The kind of `name`, an entry at `depth` ≥ 1, as its folder's handle lists it.
-    fn kind(&self, depth: usize, name: &OsStr) -> Option<Kind> {
+    /// The kind and inode number of `name`, an entry at `depth` ≥ 1, as its folder's handle
+    /// lists it.
+    fn entry(&self, depth: usize, name: &OsStr) -> Option<(Kind, u64)> {
         let folder = self.open.get(depth.checked_sub(1)?)?.as_ref()?;
-        folder.kinds.get(name).copied()
+        folder.entries.get(name).copied()
     }
 
-    /// Whether the walker may yield `name` at `depth` (and, for a folder, walk into it): its
-    /// folder lists it. A folder is opened here, through its parent's handle, as the folder
-    /// at `depth`; `.git` and folders that cannot be read are shown but not entered, and a
-    /// folder that no longer opens as one (swapped for a symlink) is left out.
-    fn admit(&mut self, depth: usize, name: &OsStr) -> bool {
-        let Some(kind) = self.kind(depth, name) else {
+    /// Whether the walker may yield the entry `name` at `depth` with inode number `ino` (and,
+    /// for a folder, walk into it): its folder's handle lists it so. A folder is opened here,
+    /// through its parent's handle, as the folder at `depth`; `.git` and folders that cannot
+    /// be read are shown but not entered, and a folder that no longer opens as one (swapped
+    /// for a symlink) is left out. `path` names the entry in problems.
+    fn admit(&mut self, depth: usize, name: &OsStr, ino: Option<u64>, path: &Path) -> bool {
+        let Some((kind, listed_ino)) = self.entry(depth, name) else {
             return false;
         };
-        if kind != Kind::Dir {
-            return true;
+        if ino.is_some_and(|ino| ino != listed_ino) {
+            return false;
         }
-        let entered = if depth >= self.max_depth || name == ".git" {
-            None
-        } else {
-            let parent = self.open[depth - 1].as_ref().expect("listed above");
-            match parent.dir.open_dir(std::path::Path::new(name)) {
-                // Unreadable: shown, and the walker's own read of it says why.
-                Ok(dir) => Folder::read(dir).ok(),
-                Err(e) if crate::fileio::beneath::is_swapped(&e) => return false,
-                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return false,
-                Err(_) => None,
-            }
-        };
+        let entered =
+            if kind != Kind::Dir || depth >= self.max_depth || name.eq_ignore_ascii_case(".git") {
+                None
+            } else {
+                let parent = self.open[depth - 1].as_ref().expect("listed above");
+                match parent.dir.open_dir(Path::new(name)) {
+                    // Unreadable: shown, and the walker's own read of it says why.
+                    Ok(dir) => Folder::read(dir).ok(),
+                    Err(e) if crate::fileio::beneath::is_swapped(&e) => return false,
+                    Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return false,
+                    Err(_) => None,
+                }
+            };
+        if let Some((file, kind)) = entered
+            .as_ref()
+            .filter(|_| self.reads_ignore_files)
+            .and_then(Folder::unreadable_ignore_file)
+        {
+            // The walker would read it on entering: shown here, and the walker never gets it.
+            self.problems.push(format!(
+                "{}: not entered: its {file} is a {}, not a file",
+                encode_path(path),
+                kind.name()
+            ));
+            self.shown_here.push(entry_line(depth, name, Kind::Dir));
+            return false;
+        }
         self.open.truncate(depth);
         self.open.push(entered);
         true
     }
+}
+
+/// An entry's line in the tree: indented two spaces per level below the first, its name
+/// escaped and cut, its kind's suffix.
+fn entry_line(depth: usize, name: &OsStr, kind: Kind) -> String {
+    let name = encode(name);
+    let name = cut_name(&name);
+    let indent = "  ".repeat(depth.saturating_sub(1));
+    format!("{indent}{name}{}", suffix(kind))
 }
 
 fn lock(folders: &Mutex<Folders>) -> MutexGuard<'_, Folders> {
