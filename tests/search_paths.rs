@@ -352,3 +352,31 @@ fn names_with_backslashes_round_trip() {
             .contains("L1: three")
     );
 }
+
+/// An ignore file that is a FIFO blocked the walker's read of it: grep and glob stalled for
+/// the whole timeout (attack on list-dir, finding 5; the walk of grep and glob had it too).
+/// Its folder is now left out with a `(skipped: ...)` line, and the searched folder's own is
+/// refused at once.
+#[test]
+fn an_ignore_file_that_is_a_fifo_never_stalls_grep_or_glob() {
+    let ws = Ws::new();
+    ws.mkdir(".git")
+        .write("sub/inner.txt", "needle\n")
+        .write("top.txt", "needle\n");
+    let made = std::process::Command::new("mkfifo")
+        .arg(ws.path("sub/.ignore"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let started = std::time::Instant::now();
+    let grep = ws.run(&["grep", "needle", "--timeout-ms", "20000"]);
+    let glob = ws.run(&["glob", "**/*.txt", "--timeout-ms", "20000"]);
+    assert!(started.elapsed().as_secs() < 10, "stalled: {grep:?} {glob:?}");
+    let skipped = "(skipped: sub: not searched: its .ignore is a fifo, not a file)";
+    assert_eq!(grep.ok().lines().collect::<Vec<_>>(), ["top.txt", skipped]);
+    assert_eq!(glob.ok().lines().collect::<Vec<_>>(), ["top.txt", skipped]);
+    let own = ws.run(&["grep", "needle", "sub", "--timeout-ms", "20000"]);
+    own.code(1);
+    assert!(own.out.contains("its .ignore is a fifo"), "{own:?}");
+    let all = ws.run(&["glob", "**/*.txt", "--ignored", "true"]);
+    assert!(all.ok().contains("sub/inner.txt"), "{all:?}");
+}

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::error::{Output, ToolError, ToolResult};
 use crate::fileio::beneath::{Dir, Kind};
 use crate::fileio::fs::describe;
-use crate::search::walk::{Base, WalkRules, describe_walk_error};
+use crate::search::walk::{Base, IGNORE_FILES, WalkRules, describe_walk_error};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
@@ -168,9 +168,6 @@ struct Folder {
     dir: Dir,
     entries: HashMap<OsString, (Kind, u64)>,
 }
-
-/// Ignore files the walker reads by path in every folder it enters (unless `ignored`).
-const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
 
 impl Folder {
     /// Reads the entries of `dir` through the handle; an entry whose kind the listing does

@@ -98,6 +98,12 @@ impl Base {
 
     /// [`Base::display`] appended to `out`, without a `String` per path (long listings).
     pub fn push_display(&self, ctx: &Ctx, path: &Path, out: &mut String) {
+        self.push_display_in(&ctx.cwd, path, out);
+    }
+
+    /// [`Base::push_display`] relative to the current directory `cwd` (for walk filters,
+    /// which outlive the call context's borrow).
+    pub fn push_display_in(&self, cwd: &Path, path: &Path, out: &mut String) {
         let joined;
         let shown = if self.real == self.literal {
             path
@@ -112,7 +118,7 @@ impl Base {
         };
         // As `Ctx::display`: relative to the current directory when under it, names that are
         // not UTF-8 escaped so they can be given back (crate::text::path_escape).
-        match shown.strip_prefix(&ctx.cwd) {
+        match shown.strip_prefix(cwd) {
             Ok(rel) if rel.as_os_str().is_empty() => out.push('.'),
             Ok(rel) => push_encoded(out, rel.as_os_str()),
             Err(_) => push_encoded(out, shown.as_os_str()),
@@ -171,19 +177,43 @@ impl Reach {
     }
 }
 
-/// Whether the walked folder `path` (under `base`) is, reached from `dir` without following
-/// symlinks, a real folder right now: the walk enters only such folders.
-pub fn still_a_folder(dir: &Dir, base: &Path, path: &Path) -> bool {
-    path.strip_prefix(base)
-        .ok()
-        .and_then(|rel| dir.stat(rel).ok())
-        .is_some_and(|st| st.kind == Kind::Dir)
+/// Ignore files the `ignore` walker reads by path in every folder it enters.
+pub const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
+
+/// The first of `folder`'s ignore files that the walker must not read: neither a regular file
+/// nor a symlink (a FIFO blocks its read for the whole timeout, a device never ends). With
+/// its kind; None when there is none.
+pub fn unreadable_ignore_file(folder: &Dir) -> Option<(&'static str, Kind)> {
+    IGNORE_FILES.iter().find_map(|name| {
+        let st = folder.stat_at(std::ffi::OsStr::new(name)).ok()?;
+        (!matches!(st.kind, Kind::File | Kind::Symlink)).then_some((*name, st.kind))
+    })
 }
 
-/// A walk builder for `base` following the rules in the module docs.
-pub fn builder(ctx: &Ctx, base: &Base, rules: WalkRules) -> WalkBuilder {
+/// Folders a walk left out because of an ignore file it must not read, as `(skipped: ...)`
+/// lines: filled by the walk's filter, taken by the tool after the walk.
+pub type FenceProblems = Arc<Mutex<Vec<String>>>;
+
+/// A walk builder for `base` following the rules in the module docs, with the problems its
+/// filter finds (folders not entered because of an ignore file that is a FIFO or device:
+/// [`unreadable_ignore_file`]). Error (a refusal): the base folder's own ignore file is one.
+pub fn builder(
+    ctx: &Ctx,
+    base: &Base,
+    rules: WalkRules,
+) -> Result<(WalkBuilder, FenceProblems), ToolError> {
     let mut b = WalkBuilder::new(&base.real);
     let respect = !rules.ignored;
+    if respect
+        && let Some(dir) = &base.dir
+        && let Some((file, kind)) = unreadable_ignore_file(dir)
+    {
+        return Err(ToolError::refused(format!(
+            "cannot search {}: its {file} is a {}, not a file; search with ignored=true to skip ignore files",
+            base.display(ctx, &base.real),
+            kind.name()
+        )));
+    }
     // Inside a repository, gitignore files above its root must not apply (spec 02: "up to the
     // repository root"); `require_git` makes the walker stop at the `.git` folder. Outside one,
     // .gitignore files still apply, as they do for list-dir.
@@ -198,6 +228,10 @@ pub fn builder(ctx: &Ctx, base: &Base, rules: WalkRules) -> WalkBuilder {
     let policy = ctx.policy.clone();
     let fence = base.dir.clone().map(|d| (d, base.real.clone()));
     let hidden = rule_hidden(ctx, base, rules.tool);
+    let problems: FenceProblems = Arc::default();
+    let found = Arc::clone(&problems);
+    let shown = base.clone();
+    let cwd = ctx.cwd.clone();
     b.filter_entry(move |e: &DirEntry| {
         let name = e.file_name();
         if name == ".git" || policy.is_denied_name(name) {
@@ -211,12 +245,31 @@ pub fn builder(ctx: &Ctx, base: &Base, rules: WalkRules) -> WalkBuilder {
         }
         match &fence {
             Some((dir, base)) if e.depth() > 0 && e.file_type().is_some_and(|t| t.is_dir()) => {
-                still_a_folder(dir, base, e.path())
+                // Entered only if it opens through the handle as a folder, without symlinks.
+                let Some(folder) = e
+                    .path()
+                    .strip_prefix(base)
+                    .ok()
+                    .and_then(|rel| dir.open_dir(rel).ok())
+                else {
+                    return false;
+                };
+                if respect && let Some((file, kind)) = unreadable_ignore_file(&folder) {
+                    let mut line = String::new();
+                    shown.push_display_in(&cwd, e.path(), &mut line);
+                    line.push_str(&format!(
+                        ": not searched: its {file} is a {}, not a file",
+                        kind.name()
+                    ));
+                    found.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+                    return false;
+                }
+                true
             }
             _ => true,
         }
     });
-    b
+    Ok((b, problems))
 }
 
 /// A walked entry's path and whether it is a folder → whether it is left out.
@@ -330,6 +383,13 @@ impl Problems {
     /// Records a walk error, described as list-dir does.
     pub fn push_walk_error(&mut self, ctx: &Ctx, err: &ignore::Error) {
         self.push(describe_walk_error(ctx, err));
+    }
+
+    /// Adds the problems a walk's filter found ([`builder`]).
+    pub fn take_fenced(&mut self, fenced: &FenceProblems) {
+        for line in fenced.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+            self.push(line);
+        }
     }
 
     /// Adds another collector's problems.

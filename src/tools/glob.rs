@@ -101,7 +101,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
             ignored: args.ignored.unwrap_or(false),
             tool: "glob",
         };
-        let builder = walk::builder(ctx, &base, rules);
+        let (builder, fenced) = walk::builder(ctx, &base, rules)?;
         let make = || (Found::default(), base.reach());
         let states = walk::run_parallel(&builder, make, |(found, reach), entry| {
             match entry {
@@ -131,6 +131,7 @@ folder, one a line, most recently modified first. Hidden files and files ignored
             files.extend(s.files);
             problems.merge(s.problems);
         }
+        problems.take_fenced(&fenced);
         if walk::is_literal_glob(&args.pattern)
             && let Some(named) = named_exactly(ctx, &base, &normalized)
         {

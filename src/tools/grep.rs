@@ -204,7 +204,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 ignored: args.ignored.unwrap_or(false),
                 tool: "grep",
             };
-            let builder = walk::builder(ctx, &base, rules);
+            let (builder, fenced) = walk::builder(ctx, &base, rules)?;
             let make = || {
                 (
                     Worker::new(sb.build(), matcher.clone(), report, limit),
@@ -258,6 +258,7 @@ A `Files whose names match:` section lists files whose names contain the pattern
                 found.names.merge(w.names);
                 found.problems.merge(w.problems);
             }
+            found.problems.take_fenced(&fenced);
         } else {
             // A file named exactly is searched even if ignore rules or `include` would skip it.
             let mut w = Worker::new(sb.build(), matcher.clone(), report, limit);

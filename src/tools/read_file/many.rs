@@ -44,7 +44,8 @@ fn expand(ctx: &Ctx, pattern: &str, room: usize) -> Result<(Vec<String>, usize),
         ignored: false,
         tool: "read_file",
     };
-    let builder = walk::builder(ctx, &base, rules);
+    // Folders left out by the walk's filter are skipped silently here, as unreadable ones are.
+    let (builder, _) = walk::builder(ctx, &base, rules)?;
     let states = walk::run_parallel(&builder, Vec::<PathBuf>::new, |found, entry| {
         if let Ok(e) = entry {
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
