@@ -497,3 +497,19 @@ fn call_batch_runs_in_parallel_and_keeps_input_order() {
         json!({"name": "grep", "ok": true, "output": "a.txt\n"})
     );
 }
+
+/// A list of values (`diagnostics a.py b.py`, `read-file --paths a b`) took every flag after
+/// it as one more value: `diagnostics a.py --json` answered `Error: --json does not exist`
+/// (new-user trial). Flags after a list are flags; a list value starting with `-` is given as
+/// `./-x`.
+#[test]
+fn flags_after_a_list_of_values_are_flags() {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n").write("-x.txt", "two\n");
+    let out = ws.run(&["read-file", "--paths", "a.txt", "./-x.txt", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.ok()).expect("one JSON object");
+    assert_eq!(v["files"].as_array().map(Vec::len), Some(2), "{v}");
+    let out = ws.run(&["diagnostics", "a.txt", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out.out).expect("one JSON object");
+    assert!(v["output"].as_str().is_some(), "{v}");
+}

@@ -370,7 +370,10 @@ fn an_ignore_file_that_is_a_fifo_never_stalls_grep_or_glob() {
     let started = std::time::Instant::now();
     let grep = ws.run(&["grep", "needle", "--timeout-ms", "20000"]);
     let glob = ws.run(&["glob", "**/*.txt", "--timeout-ms", "20000"]);
-    assert!(started.elapsed().as_secs() < 10, "stalled: {grep:?} {glob:?}");
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "stalled: {grep:?} {glob:?}"
+    );
     let skipped = "(skipped: sub: not searched: its .ignore is a fifo, not a file)";
     assert_eq!(grep.ok().lines().collect::<Vec<_>>(), ["top.txt", skipped]);
     assert_eq!(glob.ok().lines().collect::<Vec<_>>(), ["top.txt", skipped]);

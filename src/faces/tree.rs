@@ -134,7 +134,8 @@ pub fn tool_command(spec: &ToolSpec) -> Command {
 /// - a value may start with `-` (`--old '- item'`, `--content --x`, `grep '-> Result'`):
 ///   tool values are text, never flags in disguise; the cost is that a flag given right after
 ///   a flag that still waits for its value is taken as that value (and then named by
-///   validation when it has the wrong type);
+///   validation when it has the wrong type). Lists of values are the exception: each of
+///   their values would take the flags after it (`diagnostics a.py --json`);
 /// - a boolean flag given bare (`--dry-run`) means `true`; `--dry-run false` still works, and a
 ///   bare boolean flag never swallows the flag after it.
 pub fn cli_value_rules(a: Arg, schema: &Value) -> Arg {
@@ -145,9 +146,16 @@ pub fn cli_value_rules(a: Arg, schema: &Value) -> Arg {
         .pointer(&format!("/properties/{}/type", a.get_id()))
         .and_then(Value::as_str)
         == Some("boolean");
+    let many = a
+        .get_num_args()
+        .is_some_and(|r| r.max_values() > 1 && !a.is_trailing_var_arg_set());
     if is_bool {
         // No hyphen values here: `--recursive --dry-run` must stay two flags.
         a.num_args(0..=1).default_missing_value("true")
+    } else if many {
+        // A list (`diagnostics a.py b.py`, `--paths a b`) would swallow every flag after it
+        // (`--json`, `--timeout-ms`): its values may not start with `-` (`./-x` may).
+        a
     } else {
         a.allow_hyphen_values(true)
     }
