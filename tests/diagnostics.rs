@@ -224,6 +224,14 @@ fn python_scenario(ws: &Ws, server: &str, undefined: &str) {
     let lines = problem_lines(&out, "a.py");
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].starts_with("a.py:5:"), "{out}");
+    // For programs: how many problems, and how many files a server checked.
+    let v: serde_json::Value =
+        serde_json::from_str(&ws.run(&["diagnostics", "a.py", "--json"])).unwrap();
+    assert_eq!(
+        (v["problems"].as_u64(), v["checked"].as_u64()),
+        (Some(3), Some(1)),
+        "{v}"
+    );
 }
 
 #[test]
@@ -410,6 +418,22 @@ fn a_language_without_a_server_says_so_in_one_line() {
     ws.run(&["read-file", "notes.txt"]);
     let out = ws.edit("notes.txt", "a", "b");
     assert!(!out.contains("Diagnostics"), "{out}");
+    // Unchecked is not "no problems": `checked` says how many files a server checked
+    // (it said ok with 0 problems and nothing else).
+    let v: serde_json::Value =
+        serde_json::from_str(&ws.run(&["diagnostics", "main.go", "notes.txt", "--json"])).unwrap();
+    assert_eq!(
+        (v["problems"].as_u64(), v["checked"].as_u64()),
+        (Some(0), Some(0)),
+        "{v}"
+    );
+    // A folder: what to do instead.
+    let (code, out) = ws.run_in(&["diagnostics", "."], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "Error: . is a folder; diagnostics takes files (find them with glob)\n"
+    );
 }
 
 #[test]

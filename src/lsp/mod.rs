@@ -649,15 +649,34 @@ pub struct Shown {
     pub text: String,
 }
 
+/// What [`current`] found: the text shown, how many problems it lists, and how many of the
+/// files a language server checked (the rest are unchecked: no server, too large, not ready,
+/// failed), so that a caller can tell "no problems" from "not checked".
+#[derive(Debug)]
+pub struct Current {
+    /// One line per problem or per file without problems or not checked.
+    pub text: String,
+    /// Problems listed.
+    pub problems: usize,
+    /// Files whose current diagnostics a language server gave.
+    pub checked: usize,
+}
+
 /// The current problems of `files` (or, when empty, of every file open in a server), as
 /// lines: `path:line:col: severity: message (code)`, errors first, per file; a file without
 /// problems says so, one without a server says that. `Err` when the session server cannot be
 /// reached.
-pub fn current(ctx: &Ctx, files: Vec<Shown>) -> Result<(String, usize), String> {
+pub fn current(ctx: &Ctx, files: Vec<Shown>) -> Result<Current, String> {
     let settings = Settings::from_config(&ctx.config);
     let wait = settings.wait_ms;
     let mut out = String::new();
     let mut problems = 0;
+    let mut checked = 0;
+    let none_open = || Current {
+        text: "No files are open in a language server.\n".to_owned(),
+        problems: 0,
+        checked: 0,
+    };
     if files.is_empty() {
         let req = LspRequest::Diagnostics {
             files: Vec::new(),
@@ -667,16 +686,21 @@ pub fn current(ctx: &Ctx, files: Vec<Shown>) -> Result<(String, usize), String> 
         let Some(LspResponse::Files { files }) =
             ask(ctx, &req, false, Duration::from_millis(wait))?
         else {
-            return Ok(("No files are open in a language server.\n".to_owned(), 0));
+            return Ok(none_open());
         };
         if files.is_empty() {
-            return Ok(("No files are open in a language server.\n".to_owned(), 0));
+            return Ok(none_open());
         }
         for r in &files {
             let shown = ctx.display(&r.path);
             problems += render_current(&mut out, r, &shown);
+            checked += usize::from(matches!(r.outcome, Outcome::Current { .. }));
         }
-        return Ok((out, problems));
+        return Ok(Current {
+            text: out,
+            problems,
+            checked,
+        });
     }
     let mut syncs = Vec::new();
     let mut order: Vec<(String, Option<usize>, Option<String>)> = Vec::new();
@@ -742,12 +766,19 @@ pub fn current(ctx: &Ctx, files: Vec<Shown>) -> Result<(String, usize), String> 
     };
     for (shown, index, note) in order {
         match (index.and_then(|i| results.get(i)), note) {
-            (Some(r), _) => problems += render_current(&mut out, r, &shown),
+            (Some(r), _) => {
+                problems += render_current(&mut out, r, &shown);
+                checked += usize::from(matches!(r.outcome, Outcome::Current { .. }));
+            }
             (None, Some(note)) => out.push_str(&format!("{shown}: {note}\n")),
             (None, None) => {}
         }
     }
-    Ok((out, problems))
+    Ok(Current {
+        text: out,
+        problems,
+        checked,
+    })
 }
 
 fn render_current(out: &mut String, r: &FileResult, shown: &str) -> usize {

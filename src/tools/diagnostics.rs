@@ -65,6 +65,11 @@ language server. Edit results already list the problems an edit added; use this 
                 .open_read(&checked)
                 .map_err(|e| refusal("read", spelled, &e))?;
             let meta = file.metadata().map_err(|e| refusal("read", spelled, &e))?;
+            if meta.is_dir() {
+                return Err(ToolError::refused(format!(
+                    "{spelled} is a folder; diagnostics takes files (find them with glob)"
+                )));
+            }
             if !meta.is_file() {
                 return Err(ToolError::refused(format!(
                     "{spelled} is not a regular file"
@@ -77,8 +82,18 @@ language server. Edit results already list the problems an edit added; use this 
                 )));
             }
             let mut bytes = Vec::with_capacity(meta.len() as usize);
-            std::io::Read::read_to_end(&mut file, &mut bytes)
-                .map_err(|e| refusal("read", spelled, &e))?;
+            // Bounded: a file growing while it is read stops one byte past the limit.
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(&mut file, crate::lsp::MAX_SYNC_BYTES as u64 + 1),
+                &mut bytes,
+            )
+            .map_err(|e| refusal("read", spelled, &e))?;
+            if bytes.len() > crate::lsp::MAX_SYNC_BYTES {
+                return Err(ToolError::refused(format!(
+                    "{spelled} is larger than {} bytes; it is not sent to a language server",
+                    crate::lsp::MAX_SYNC_BYTES
+                )));
+            }
             let text =
                 EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(spelled)))?;
             files.push(crate::lsp::Shown {
@@ -87,7 +102,9 @@ language server. Edit results already list the problems an edit added; use this 
                 text: text.text().to_owned(),
             });
         }
-        let (text, problems) = crate::lsp::current(ctx, files).map_err(ToolError::refused)?;
-        Ok(Output::text(text).with("problems", problems))
+        let found = crate::lsp::current(ctx, files).map_err(ToolError::refused)?;
+        Ok(Output::text(found.text)
+            .with("problems", found.problems)
+            .with("checked", found.checked))
     }
 }
