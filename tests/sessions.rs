@@ -64,7 +64,7 @@ fn cat_round_trips_across_invocations() {
         .args(["write-stdin", "1000", "--chars", "x"])
         .assert()
         .code(1)
-        .stdout("Error: no session 1000\n");
+        .stdout("Error: no session 1000 (none was started with that id, it was killed, or it ended and its exit was already reported)\n");
 }
 
 #[test]
@@ -94,7 +94,13 @@ fn call_json_path_and_fields() {
     );
     assert!(out.contains("Process exited with code 130\n"), "{out}");
     let (code, out) = ws.call("write_stdin", &json!({"session_id": id}));
-    assert_eq!((code, out.as_str()), (1, "Error: no session 1000\n"));
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            1,
+            "Error: no session 1000 (none was started with that id, it was killed, or it ended and its exit was already reported)\n"
+        )
+    );
 }
 
 #[test]
@@ -223,7 +229,7 @@ fn sessions_list_kill_and_stop_server() {
         .args(["sessions", "kill", "4242"])
         .assert()
         .code(1)
-        .stdout("Error: no session 4242\n");
+        .stdout("Error: no session 4242 (none was started with that id, it was killed, or it ended and its exit was already reported)\n");
     ws.cmd()
         .args(["sessions", "stop-server"])
         .assert()
@@ -352,7 +358,7 @@ fn seventy_sessions_prune_by_the_rule() {
         .args(["write-stdin", "1001"])
         .assert()
         .code(1)
-        .stdout("Error: no session 1001\n");
+        .stdout("Error: no session 1001 (none was started with that id, it was killed, or it ended and its exit was already reported)\n");
     ws.run(&["sessions", "kill", "--all"]);
     assert_none_with(&marker);
 }
@@ -381,7 +387,13 @@ fn bad_input_gets_clear_errors() {
     // No state folder and no server: unknown, without starting a server.
     let fresh = Workspace::new();
     let (code, out) = fresh.call("write_stdin", &json!({"session_id": 1000}));
-    assert_eq!((code, out.as_str()), (1, "Error: no session 1000\n"));
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            1,
+            "Error: no session 1000 (none was started with that id, it was killed, or it ended and its exit was already reported)\n"
+        )
+    );
     assert!(!fresh.path().join(".agent-state/sessions").exists());
 }
 

