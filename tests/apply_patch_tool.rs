@@ -435,3 +435,81 @@ fn a_chunk_with_inconsistent_indentation_is_refused() {
         ));
     assert_eq!(content(&root, "a.py"), py);
 }
+
+/// Many chunks over a large file, which is written as byte edits of its own buffer (issue 18
+/// §7): the result is exactly the edited lines, at the top, in the middle and at the end, alone
+/// (one atomic write), beside a move (the journal), and when a second Update of the same file
+/// goes on from the edited text.
+#[test]
+fn many_chunks_on_a_large_file_give_exactly_the_edited_lines() {
+    for (again, with_move) in [(false, false), (false, true), (true, true)] {
+        many_chunks_case(again, with_move);
+    }
+}
+
+fn many_chunks_case(again: bool, with_move: bool) {
+    let old: Vec<String> = (0..3000)
+        .map(|i| format!("line {i:05} of the file"))
+        .collect();
+    let mut want: Vec<String> = old.clone();
+    let mut body = String::from("*** Update File: a.txt\n@@\n+new top\n line 00000 of the file\n");
+    // Chunks in file order: every 30th line replaced (by two lines, one holding a lone CR,
+    // which stays inside the line) or removed, with context around it.
+    let mut edits: Vec<(usize, Vec<String>)> = Vec::new();
+    for k in 1..99 {
+        let at = 30 * k;
+        body.push_str(&format!("@@\n {}\n-{}\n", old[at - 1], old[at]));
+        let new = if k % 3 == 0 {
+            Vec::new()
+        } else {
+            vec![format!("changed {k}"), format!("cr\rinside {k}")]
+        };
+        for line in &new {
+            body.push_str(&format!("+{line}\n"));
+        }
+        body.push_str(&format!(" {}\n", old[at + 1]));
+        edits.push((at, new));
+    }
+    body.push_str(&format!(
+        "@@\n {}\n-{}\n-{}\n+bottom\n*** End of File\n",
+        old[2997], old[2998], old[2999]
+    ));
+    want.truncate(2998);
+    want.push("bottom".into());
+    for (at, new) in edits.into_iter().rev() {
+        want.splice(at..=at, new);
+    }
+    want.insert(0, "new top".into());
+    if again {
+        body.push_str("*** Update File: a.txt\n@@\n-changed 10\n+changed again 10\n");
+        let ten = want.iter().position(|l| l == "changed 10").unwrap();
+        want[ten] = "changed again 10".into();
+    }
+    if with_move {
+        body.push_str("*** Update File: b.txt\n*** Move to: c.txt\n@@\n-b 1\n+B 1\n");
+    }
+    let old_text = old.join("\n") + "\n";
+    let (_t, root) = workspace(&[("a.txt", &old_text), ("b.txt", "b 0\nb 1\nb 2\n")]);
+    read(&root, "a.txt");
+    read(&root, "b.txt");
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch(&body))
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "Success. Updated the following files:\nM [a.txt#",
+        ));
+    assert_eq!(content(&root, "a.txt"), want.join("\n") + "\n");
+    if with_move {
+        assert_eq!(content(&root, "c.txt"), "b 0\nB 1\nb 2\n");
+        assert!(!root.join("b.txt").exists());
+    }
+    // The registered tag is the new content's: the next patch needs no read.
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(patch("*** Update File: a.txt\n@@\n-new top\n+newer top\n"))
+        .assert()
+        .success();
+    assert!(content(&root, "a.txt").starts_with("newer top\nline 00000 of the file\n"));
+}

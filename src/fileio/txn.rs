@@ -26,6 +26,7 @@ use crate::fileio::env::WriteEnv;
 use crate::fileio::fs::{self as layer, PathLock, Stop, describe, interrupted_by};
 use crate::fileio::journal::{self, Left};
 use crate::text::diff;
+use crate::text::editable::ByteEdits;
 use crate::text::syntax::{self, GateOutcome};
 use crate::text::tag::{TagHasher, content_tag};
 use crate::workspace::policy::CheckedPath;
@@ -111,6 +112,10 @@ pub enum After {
         /// What each range becomes.
         with: Vec<u8>,
     },
+    /// The bytes before (`Change::before`, which must be there) with line edits applied as
+    /// byte edits ([`ByteEdits`]): a patch of a large file is written from the file's own
+    /// buffer and the new lines, without a copy of the whole file.
+    Edits(ByteEdits),
 }
 
 impl From<Vec<u8>> for After {
@@ -121,7 +126,8 @@ impl From<Vec<u8>> for After {
 
 impl After {
     /// The content as consecutive slices of itself and of `before` (the old content).
-    /// Panics for a splice without `before` or with ranges out of order or out of bounds.
+    /// Panics for a splice or byte edits without `before`, or with ranges out of order or out
+    /// of bounds.
     pub fn parts<'a>(&'a self, before: Option<&'a [u8]>) -> Vec<&'a [u8]> {
         match self {
             After::Bytes(bytes) => vec![bytes],
@@ -137,6 +143,7 @@ impl After {
                 parts.push(&old[at..]);
                 parts
             }
+            After::Edits(edits) => edits.parts(before.expect("byte edits of the bytes before")),
         }
     }
 }

@@ -16,6 +16,7 @@ mod batch;
 mod codec;
 
 use crate::text::plural::count;
+pub use batch::ByteEdits;
 use codec::{decode_bytes, first_unmappable, normalise};
 pub use codec::{looks_binary, sniff_bom};
 

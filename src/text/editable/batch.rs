@@ -1,7 +1,44 @@
 //! Many line edits in one pass (spec 01 "Editable text"), for apply-patch: a patch with
 //! thousands of hunks must cost one copy of the file, not one per hunk.
 
-use super::{EditableText, Eol};
+use std::ops::Range;
+
+use super::{EditableText, Eol, TextEncoding};
+
+/// Line edits of a text expressed as byte edits of its own bytes (see
+/// [`EditableText::line_ranges_as_byte_edits`]): the new content is the old bytes with each
+/// range `old` replaced by `bytes[new]`, so a large file patched in many places is written
+/// from its own buffer and the new lines, never copied whole.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ByteEdits {
+    /// `(old, new)`: the byte range `old` of the old content becomes `bytes[new]`. The old
+    /// ranges are ascending and non-overlapping; empty ones at one offset keep their order.
+    pub edits: Vec<(Range<usize>, Range<usize>)>,
+    /// The new bytes of every edit, one after the other.
+    pub bytes: Vec<u8>,
+}
+
+impl ByteEdits {
+    /// The new content as consecutive slices of `old` (the bytes the edits were made for)
+    /// and of the new bytes. Panics when an old range is out of order or out of bounds.
+    pub fn parts<'a>(&'a self, old: &'a [u8]) -> Vec<&'a [u8]> {
+        let mut parts = Vec::with_capacity(2 * self.edits.len() + 1);
+        let mut at = 0;
+        for (from, to) in &self.edits {
+            parts.push(&old[at..from.start]);
+            parts.push(&self.bytes[to.clone()]);
+            at = from.end;
+        }
+        parts.push(&old[at..]);
+        parts
+    }
+
+    /// The length in bytes of the new content made from `old_len` old bytes.
+    pub fn new_len(&self, old_len: usize) -> usize {
+        let removed: usize = self.edits.iter().map(|(from, _)| from.len()).sum();
+        old_len - removed + self.bytes.len()
+    }
+}
 
 impl EditableText {
     /// Replaces several line ranges at once. `edits` yields `(start, end, new_lines)`: lines
@@ -74,6 +111,71 @@ impl EditableText {
             encoding: self.encoding,
             text,
             eols,
+        }
+    }
+}
+
+impl EditableText {
+    /// [`EditableText::with_line_ranges_replaced`] as byte edits of this text's bytes, when
+    /// those bytes are its encoding: UTF-8 without a BOM, every terminator LF, and a final
+    /// terminator (or no text at all). Then every line, kept or new, ends with one LF, and
+    /// replacing lines `start..end` is replacing the bytes from the start of line `start` to
+    /// the start of line `end` with the new lines, each followed by LF: the same bytes as
+    /// [`EditableText::with_line_ranges_replaced`] then [`EditableText::into_encoded`] give.
+    /// `None` for any other text (the caller builds the new text instead).
+    ///
+    /// Panics as [`EditableText::with_line_ranges_replaced`].
+    pub fn line_ranges_as_byte_edits<'a>(
+        &self,
+        old_lines: &[&str],
+        edits: impl IntoIterator<Item = (usize, usize, &'a [String])>,
+    ) -> Option<ByteEdits> {
+        let plain = self.encoding == TextEncoding::Utf8
+            && (self.text.is_empty() || self.text.ends_with('\n'))
+            && self.eols.iter().all(|e| *e == Eol::Lf);
+        if !plain {
+            return None;
+        }
+        let old = old_lines;
+        assert_eq!(old.len(), self.line_count(), "the lines of another text");
+        let base = self.text.as_ptr() as usize;
+        let line_start = |i: usize| match old.get(i) {
+            Some(line) => line.as_ptr() as usize - base,
+            None => self.text.len(),
+        };
+        let mut out = ByteEdits::default();
+        let mut next = 0;
+        for (start, end, lines) in edits {
+            assert!(
+                next <= start && start <= end && end <= old.len(),
+                "line edits out of order or out of bounds"
+            );
+            let from = out.bytes.len();
+            for line in lines {
+                out.bytes.extend_from_slice(line.as_bytes());
+                out.bytes.push(b'\n');
+            }
+            out.edits
+                .push((line_start(start)..line_start(end), from..out.bytes.len()));
+            next = end;
+        }
+        Some(out)
+    }
+
+    /// The text `edits` (made by [`EditableText::line_ranges_as_byte_edits`] for a text
+    /// whose bytes were `old`) give: the same text
+    /// [`EditableText::with_line_ranges_replaced`] gives for those line edits.
+    ///
+    /// Panics when `old` and `edits` do not make UTF-8 (they always do for a pair made as
+    /// above).
+    pub fn from_byte_edits(old: &[u8], edits: &ByteEdits) -> EditableText {
+        let text = String::from_utf8(edits.parts(old).concat())
+            .expect("line edits of UTF-8 text are UTF-8");
+        let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        EditableText {
+            encoding: TextEncoding::Utf8,
+            text,
+            eols: vec![Eol::Lf; breaks],
         }
     }
 }
@@ -352,6 +454,71 @@ mod tests {
             text: t,
             eols,
         }
+    }
+
+    #[test]
+    fn byte_edits_give_the_bytes_and_text_of_the_batch() {
+        let mut rng = Rng(0x6A09_E667_F3BC_C908);
+        let mut checked = 0;
+        for round in 0..4000 {
+            let count = rng.below(9);
+            let mut raw = String::new();
+            for i in 0..count {
+                if rng.below(4) != 0 {
+                    raw.push_str(&format!("l{i}"));
+                }
+                // Mostly LF (the byte-edit case); sometimes CR or CRLF, which must decline.
+                raw.push_str(["\n", "\n", "\n", "\n", "\r\n", "\r"][rng.below(6)]);
+            }
+            if count > 0 && rng.below(5) == 0 {
+                raw.push_str("tail");
+            }
+            let text = EditableText::decode(raw.as_bytes()).unwrap();
+            let n = text.line_count();
+            let mut edits = Vec::new();
+            let mut next = 0;
+            while next <= n && rng.below(4) != 0 {
+                let start = next + rng.below(n - next + 1);
+                let end = start + rng.below(n - start + 1);
+                let new: Vec<String> = (0..rng.below(3))
+                    .map(|j| match rng.below(4) {
+                        0 => String::new(),
+                        // A lone CR inside an added line stays part of the line.
+                        1 => format!("n{round}\r{j}"),
+                        _ => format!("n{round}.{j}"),
+                    })
+                    .collect();
+                edits.push((start, end, new));
+                next = end;
+            }
+            let old: Vec<&str> = text.lines().collect();
+            let as_edits: Vec<(usize, usize, &[String])> = edits
+                .iter()
+                .map(|(s, e, l)| (*s, *e, l.as_slice()))
+                .collect();
+            let want = text.with_line_ranges_replaced(&old, as_edits.clone());
+            let got = text.line_ranges_as_byte_edits(&old, as_edits);
+            let plain = !raw.contains('\r') && (raw.is_empty() || raw.ends_with('\n'));
+            let Some(got) = got else {
+                assert!(!plain, "declined a plain text: {raw:?} {edits:?}");
+                continue;
+            };
+            assert!(plain, "took a text that is not plain: {raw:?}");
+            let bytes = got.parts(raw.as_bytes()).concat();
+            assert_eq!(got.new_len(raw.len()), bytes.len());
+            assert_eq!(
+                bytes,
+                want.clone().into_encoded().unwrap(),
+                "{raw:?} {edits:?}"
+            );
+            assert_eq!(
+                EditableText::from_byte_edits(raw.as_bytes(), &got),
+                want,
+                "{raw:?} {edits:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 1000, "only {checked} plain texts");
     }
 
     #[test]

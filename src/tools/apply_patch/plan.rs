@@ -8,11 +8,12 @@ use std::path::PathBuf;
 
 use crate::error::ToolError;
 use crate::fileio::txn::{
-    Change, Current, EDIT_ELSEWHERE, Transaction, WriteOptions, texts_needed, too_big_to_edit,
+    After, Change, Current, EDIT_ELSEWHERE, Transaction, WriteOptions, texts_needed,
+    too_big_to_edit,
 };
 use crate::patch::{Applied, Chunk, Hunk, Patch, compute_edits};
 use crate::text::checked::{encode_owned, not_editable};
-use crate::text::editable::EditableText;
+use crate::text::editable::{ByteEdits, EditableText};
 use crate::text::syntax;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
@@ -73,6 +74,9 @@ enum Now {
     Gone,
     /// Created or changed by this patch.
     Text(EditableText),
+    /// Changed by this patch, as byte edits of the disk content (`Slot::before`); see
+    /// [`Slot::update`]. Turned into [`Now::Text`] when a later hunk needs the text.
+    Edited(ByteEdits),
 }
 
 /// Where the content of a move destination came from.
@@ -319,6 +323,7 @@ impl Plan {
             )));
         }
         let source = self.slot(real);
+        source.settle();
         let now = std::mem::replace(&mut source.now, Now::Gone);
         let notes = std::mem::take(&mut source.notes);
         source.moved_away = true;
@@ -364,7 +369,19 @@ impl Plan {
                     let wanted = texts_needed(opts, old_len.max(text.text().len()))
                         && (opts.dry_run || syntax::has_checker(&slot.path.real, text.text()));
                     let new_text = wanted.then(|| text.text().to_owned());
-                    (Some(encode_owned(&spelled, text)?), new_text)
+                    (Some(encode_owned(&spelled, text)?.into()), new_text)
+                }
+                Now::Edited(edits) => {
+                    let old = slot.before.as_deref().unwrap_or_default();
+                    let parts = edits.parts(old);
+                    let wanted = texts_needed(opts, old_len.max(edits.new_len(old.len())))
+                        && (opts.dry_run
+                            || syntax::has_checker(&slot.path.real, &first_line(&parts)));
+                    let new_text = wanted.then(|| {
+                        String::from_utf8(parts.concat()).expect("line edits of UTF-8 text")
+                    });
+                    drop(parts);
+                    (Some(After::Edits(edits)), new_text)
                 }
             };
             let action = match (existed, after.is_some(), &origin) {
@@ -398,7 +415,7 @@ impl Plan {
                 change: Change {
                     path: slot.path,
                     before: slot.before,
-                    after: after.map(Into::into),
+                    after,
                     old_text,
                     new_text,
                     mode: origin.and_then(|o| o.mode),
@@ -417,6 +434,7 @@ impl Slot {
     /// copy ([`EditableText::decode_owned`]); the patched text is built beside it, and the
     /// untouched original goes back to `before` right after.
     fn update(&mut self, spelled: &str, chunks: &[Chunk]) -> Result<Applied, ToolError> {
+        self.settle();
         let mut adopted = false;
         if matches!(self.now, Now::Disk)
             && let Some(bytes) = self.before.take()
@@ -435,29 +453,39 @@ impl Slot {
             }
         }
         let reason = self.missing_reason();
-        let Now::Text(text) = &mut self.now else {
+        let Now::Text(text) = &self.now else {
             return Err(ToolError::refused(format!(
                 "cannot update {spelled}: {reason}; use *** Add File to create it (nothing was \
                  changed)"
             )));
         };
         // The lines are split once, for matching and for building the new text.
-        let lines: Vec<&str> = text.lines().collect();
+        let mut lines: Vec<&str> = Vec::with_capacity(text.line_count());
+        lines.extend(text.lines());
         let applied = compute_edits(spelled, &lines, chunks).map(|applied| {
-            let patched = text.with_line_ranges_replaced(
-                &lines,
+            let edits = || {
                 applied
                     .edits
                     .iter()
-                    .map(|e| (e.start, e.end, e.lines.as_slice())),
-            );
+                    .map(|e| (e.start, e.end, e.lines.as_slice()))
+            };
+            // Text adopted from the disk bytes is those bytes: its edits can be byte edits of
+            // them, and the new text is never built unless something needs it.
+            let patched = match adopted
+                .then(|| text.line_ranges_as_byte_edits(&lines, edits()))
+                .flatten()
+            {
+                Some(byte_edits) => Now::Edited(byte_edits),
+                None => Now::Text(text.with_line_ranges_replaced(&lines, edits())),
+            };
             (applied, patched)
         });
         drop(lines);
         match applied {
             Ok((applied, patched)) => {
-                let original = std::mem::replace(text, patched);
-                if adopted {
+                if let Now::Text(original) = std::mem::replace(&mut self.now, patched)
+                    && adopted
+                {
                     self.before = Some(original.into_bytes());
                 }
                 Ok(applied)
@@ -472,6 +500,15 @@ impl Slot {
         }
     }
 
+    /// Turns byte edits of the disk content ([`Now::Edited`]) into the text they make, for a
+    /// hunk that goes on from it (a second Update of the path, a move).
+    fn settle(&mut self) {
+        if let Now::Edited(edits) = &self.now {
+            let old = self.before.as_deref().unwrap_or_default();
+            self.now = Now::Text(EditableText::from_byte_edits(old, edits));
+        }
+    }
+
     fn missing_reason(&self) -> &'static str {
         if self.before.is_some() {
             "it was deleted or moved away earlier in this patch"
@@ -479,4 +516,22 @@ impl Slot {
             "no such file"
         }
     }
+}
+
+/// The first line of content given as consecutive slices, with its terminator (all of it when
+/// it has none): what the syntax gate's language detection reads besides the path (a
+/// shebang). Lossy only where a slice ends inside a character, which a UTF-8 text split at
+/// line breaks never does.
+fn first_line(parts: &[&[u8]]) -> String {
+    let mut head = Vec::new();
+    for part in parts {
+        match memchr::memchr(b'\n', part) {
+            Some(at) => {
+                head.extend_from_slice(&part[..=at]);
+                break;
+            }
+            None => head.extend_from_slice(part),
+        }
+    }
+    String::from_utf8_lossy(&head).into_owned()
 }
