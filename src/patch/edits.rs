@@ -3,6 +3,7 @@
 //! Context lines only locate a chunk: edits are made for each contiguous run of `-`/`+` lines,
 //! so every line the patch meant to keep stays the file's own bytes even after a fuzzy match.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use super::indent::{Conflict, Reindent, reindent};
@@ -247,12 +248,13 @@ impl Search<'_> {
             note(applied, number, NoteSubject::AtContext, pass, at, None);
             cursor = at + 1;
         }
-        let mut body = chunk.lines.clone();
+        // Borrowed: only the empty-line retry and a re-indentation need a copy of the body.
+        let mut body = Cow::Borrowed(chunk.lines.as_slice());
         let found = match locate(file_lines, &body, cursor, chunk) {
             Some(found) => Some(found),
             None => drop_trailing_empty(&body).and_then(|shorter| {
                 let found = locate(file_lines, &shorter, cursor, chunk);
-                body = shorter;
+                body = Cow::Owned(shorter);
                 found
             }),
         };
@@ -273,7 +275,7 @@ impl Search<'_> {
         let mut reindented = None;
         if pass >= Pass::SurroundingWhitespace {
             let matched = &file_lines[start..start + old_lines(&body).len()];
-            reindented = reindent(matched, &mut body).map_err(|conflict| {
+            reindented = reindent(matched, body.to_mut()).map_err(|conflict| {
                 ChunkError::Indentation(Box::new(IndentError {
                     path: self.path.to_string(),
                     chunk: number,
