@@ -383,3 +383,89 @@ fn an_ignore_file_that_is_a_fifo_never_stalls_grep_or_glob() {
     let all = ws.run(&["glob", "**/*.txt", "--ignored", "true"]);
     assert!(all.ok().contains("sub/inner.txt"), "{all:?}");
 }
+
+/// Attack on today's walk checks (notes/attack-final.md): an ignore file is read whole by the
+/// walker, so one that leads to /dev/zero (a symlink) or is huge took memory without end
+/// (1.2 GB/s); a FIFO above the searched folder, behind a symlink, or as .git/info/exclude
+/// still stalled the call; and a folder named .gitignore hid its whole folder.
+#[test]
+fn ignore_files_that_cannot_be_read_whole_never_stall_or_flood() {
+    let timed = |ws: &Ws, args: &[&str]| {
+        let started = Instant::now();
+        let run = ws.run(args);
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "stalled: {run:?}"
+        );
+        run
+    };
+    // A symlink to a device, and a file over 1 MiB: their folders are left out, and said so.
+    let ws = Ws::new();
+    ws.mkdir(".git")
+        .write("zero/a.txt", "needle\n")
+        .write("huge/b.txt", "needle\n")
+        .write("dirnamed/c.txt", "needle\n")
+        .write("top.txt", "needle\n");
+    std::os::unix::fs::symlink("/dev/zero", ws.path("zero/.gitignore")).unwrap();
+    let huge = std::fs::File::create(ws.path("huge/.ignore")).unwrap();
+    huge.set_len(2 << 20).unwrap();
+    ws.mkdir("dirnamed/.gitignore");
+    let zero = "zero: not searched: its .gitignore is a device, not a file";
+    let big = "huge: not searched: its .ignore holds 2097152 bytes, more than the 1048576 bytes an ignore file may";
+    for args in [&["grep", "needle"][..], &["glob", "**/*.txt"]] {
+        let out = timed(&ws, args);
+        let mut lines: Vec<&str> = out.ok().lines().collect();
+        lines[..2].sort(); // newest first: the same second here
+        assert_eq!(
+            lines,
+            [
+                "dirnamed/c.txt".to_owned(),
+                "top.txt".to_owned(),
+                format!("(skipped: {big})"),
+                format!("(skipped: {zero})"),
+            ],
+            "{args:?}"
+        );
+    }
+    let out = timed(&ws, &["list-dir", "--depth", "3"]);
+    assert!(
+        out.ok()
+            .contains("(skipped: zero: not entered: its .gitignore is a device, not a file)"),
+        "{out:?}"
+    );
+    assert!(
+        out.ok().contains("  c.txt\n"),
+        "a folder named .gitignore hid its folder: {out:?}"
+    );
+    // A FIFO above the searched folder, and .git/info/exclude as a FIFO: refused at once.
+    let ws = Ws::new();
+    ws.mkdir(".git/info").write("sub/inner/a.txt", "needle\n");
+    let fifo = |p: &Path| {
+        let made = std::process::Command::new("mkfifo").arg(p).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    };
+    fifo(&ws.path("sub/.gitignore"));
+    let out = timed(&ws, &["grep", "needle", "sub/inner"]);
+    out.code(1);
+    assert!(
+        out.out
+            .contains("sub/.gitignore is a fifo, not a file; search with ignored=true"),
+        "{out:?}"
+    );
+    let out = timed(&ws, &["list-dir", "sub/inner"]);
+    out.code(1);
+    assert!(out.out.contains("sub/.gitignore is a fifo"), "{out:?}");
+    std::fs::remove_file(ws.path("sub/.gitignore")).unwrap();
+    fifo(&ws.path(".git/info/exclude"));
+    let out = timed(&ws, &["glob", "**/*.txt"]);
+    out.code(1);
+    assert!(
+        out.out.contains("its .git/info/exclude is a fifo"),
+        "{out:?}"
+    );
+    assert!(
+        timed(&ws, &["glob", "**/*.txt", "--ignored", "true"])
+            .ok()
+            .contains("sub/inner/a.txt")
+    );
+}

@@ -423,6 +423,16 @@ impl Dir {
             .map_err(errno)
     }
 
+    /// The metadata of what the entry `name` in this directory leads to, following a symlink
+    /// wherever it points. For deciding what not to touch only (an ignore file another
+    /// library would open by path): nothing is opened through it.
+    pub fn stat_target_at(&self, name: &OsStr) -> io::Result<Stat> {
+        check_name(name)?;
+        rustix::fs::statat(&self.fd, name, AtFlags::empty())
+            .map(|st| Stat::from_raw(&st))
+            .map_err(errno)
+    }
+
     /// Opens the folder `rel` below this one, creating the missing folders (mode 0777 less the
     /// umask). Returns it and the folders created, outermost first, relative to this one.
     pub fn create_dirs(&self, rel: &Path) -> io::Result<(Dir, Vec<PathBuf>)> {

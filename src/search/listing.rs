@@ -9,7 +9,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::error::{Output, ToolError, ToolResult};
 use crate::fileio::beneath::{Dir, Kind};
 use crate::fileio::fs::describe;
-use crate::search::walk::{Base, IGNORE_FILES, WalkRules, describe_walk_error};
+use crate::search::walk::{
+    Base, IGNORE_FILES, WalkRules, describe_walk_error, unreadable_ancestor_ignore_file,
+    unreadable_ignore_file,
+};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
@@ -67,12 +70,13 @@ pub fn listing(
         ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
     })?;
     if !rules.ignored
-        && let Some((file, kind)) = top.unreadable_ignore_file()
+        && let Some(why) = top
+            .unreadable_ignore_file()
+            .or_else(|| unreadable_ancestor_ignore_file(&dir.real))
     {
         return Err(ToolError::refused(format!(
-            "cannot list {}: its {file} is a {}, not a file; list with ignored=true to skip ignore files",
+            "cannot list {}: {why}; list with ignored=true to skip ignore files",
             dir.spelled,
-            kind.name()
         )));
     }
     let folders = Arc::new(Mutex::new(Folders {
@@ -187,14 +191,13 @@ impl Folder {
         Ok(Folder { dir, entries })
     }
 
-    /// The first ignore file here that is neither a regular file nor a symlink (a FIFO would
-    /// block the walker's read of it for the whole timeout, a device would never end), with
-    /// its kind.
-    fn unreadable_ignore_file(&self) -> Option<(&'static str, Kind)> {
-        IGNORE_FILES.iter().find_map(|name| {
-            let (kind, _) = self.entries.get(OsStr::new(name))?;
-            (!matches!(kind, Kind::File | Kind::Symlink)).then_some((*name, *kind))
-        })
+    /// Why the walker must not enter this folder because of an ignore file there
+    /// ([`unreadable_ignore_file`]); looked up only when the listing has one of the names.
+    fn unreadable_ignore_file(&self) -> Option<String> {
+        let has = |n: &str| self.entries.contains_key(OsStr::new(n));
+        (IGNORE_FILES.iter().any(|n| has(n)) || has(".git"))
+            .then(|| unreadable_ignore_file(&self.dir))
+            .flatten()
     }
 }
 
@@ -256,17 +259,14 @@ impl Folders {
                     Err(_) => None,
                 }
             };
-        if let Some((file, kind)) = entered
+        if let Some(why) = entered
             .as_ref()
             .filter(|_| self.reads_ignore_files)
             .and_then(Folder::unreadable_ignore_file)
         {
             // The walker would read it on entering: shown here, and the walker never gets it.
-            self.problems.push(format!(
-                "{}: not entered: its {file} is a {}, not a file",
-                encode_path(path),
-                kind.name()
-            ));
+            self.problems
+                .push(format!("{}: not entered: {why}", encode_path(path)));
             self.shown_here.push(entry_line(depth, name, Kind::Dir));
             return false;
         }

@@ -180,14 +180,74 @@ impl Reach {
 /// Ignore files the `ignore` walker reads by path in every folder it enters.
 pub const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
 
-/// The first of `folder`'s ignore files that the walker must not read: neither a regular file
-/// nor a symlink (a FIFO blocks its read for the whole timeout, a device never ends). With
-/// its kind; None when there is none.
-pub fn unreadable_ignore_file(folder: &Dir) -> Option<(&'static str, Kind)> {
-    IGNORE_FILES.iter().find_map(|name| {
-        let st = folder.stat_at(std::ffi::OsStr::new(name)).ok()?;
-        (!matches!(st.kind, Kind::File | Kind::Symlink)).then_some((*name, st.kind))
-    })
+/// Most bytes an ignore file may hold for the walker to read it: the `ignore` crate reads
+/// one whole, so a huge one (or `/dev/zero` behind a symlink) would take memory without end.
+pub const MAX_IGNORE_FILE_BYTES: u64 = 1 << 20;
+
+/// Why the walker must not read the ignore file that `st` describes (what its name leads to,
+/// symlinks followed: its `kind` and `len` in bytes): a FIFO blocks the read for the whole
+/// timeout, a device or a file over [`MAX_IGNORE_FILE_BYTES`] never ends. None when it may (a
+/// regular file within the limit; a folder, which the walker reads as an error and goes on).
+fn ignore_file_problem(kind: Kind, len: u64) -> Option<String> {
+    match kind {
+        Kind::File if len > MAX_IGNORE_FILE_BYTES => Some(format!(
+            "holds {}, more than the {} an ignore file may",
+            count(len, "byte"),
+            count(MAX_IGNORE_FILE_BYTES, "byte")
+        )),
+        Kind::File | Kind::Dir => None,
+        other => Some(format!("is a {}, not a file", other.name())),
+    }
+}
+
+/// Why the walker must not enter `folder` (reached through a handle): one of the ignore files
+/// it would read there (`.gitignore`, `.ignore`, `.git/info/exclude`) cannot be read safely
+/// ([`ignore_file_problem`]), as `its .gitignore is a fifo, not a file`. None when all can.
+pub fn unreadable_ignore_file(folder: &Dir) -> Option<String> {
+    for name in IGNORE_FILES {
+        if let Ok(st) = folder.stat_target_at(std::ffi::OsStr::new(name))
+            && let Some(why) = ignore_file_problem(st.kind, st.len)
+        {
+            return Some(format!("its {name} {why}"));
+        }
+    }
+    let info = folder.open_dir(Path::new(".git/info")).ok()?;
+    let st = info.stat_target_at(std::ffi::OsStr::new("exclude")).ok()?;
+    ignore_file_problem(st.kind, st.len).map(|why| format!("its .git/info/exclude {why}"))
+}
+
+/// Why the walker must not start at `real`: an ignore file it reads in a folder above it (the
+/// walker reads those of every ancestor, by path) cannot be read safely, as `/w/.gitignore is
+/// a fifo, not a file`. None when all can.
+pub fn unreadable_ancestor_ignore_file(real: &Path) -> Option<String> {
+    for folder in real.ancestors().skip(1) {
+        let files = IGNORE_FILES
+            .iter()
+            .map(|n| folder.join(n))
+            .chain([folder.join(".git/info/exclude")]);
+        for file in files {
+            let Ok(meta) = std::fs::metadata(&file) else {
+                continue;
+            };
+            use std::os::unix::fs::FileTypeExt;
+            let ft = meta.file_type();
+            let kind = if ft.is_file() {
+                Kind::File
+            } else if ft.is_dir() {
+                Kind::Dir
+            } else if ft.is_fifo() {
+                Kind::Fifo
+            } else if ft.is_socket() {
+                Kind::Socket
+            } else {
+                Kind::Device
+            };
+            if let Some(why) = ignore_file_problem(kind, meta.len()) {
+                return Some(format!("{} {why}", file.display()));
+            }
+        }
+    }
+    None
 }
 
 /// Folders a walk left out because of an ignore file it must not read, as `(skipped: ...)`
@@ -205,13 +265,15 @@ pub fn builder(
     let mut b = WalkBuilder::new(&base.real);
     let respect = !rules.ignored;
     if respect
-        && let Some(dir) = &base.dir
-        && let Some((file, kind)) = unreadable_ignore_file(dir)
+        && let Some(why) = base
+            .dir
+            .as_deref()
+            .and_then(unreadable_ignore_file)
+            .or_else(|| unreadable_ancestor_ignore_file(&base.real))
     {
         return Err(ToolError::refused(format!(
-            "cannot search {}: its {file} is a {}, not a file; search with ignored=true to skip ignore files",
+            "cannot search {}: {why}; search with ignored=true to skip ignore files",
             base.display(ctx, &base.real),
-            kind.name()
         )));
     }
     // Inside a repository, gitignore files above its root must not apply (spec 02: "up to the
@@ -254,13 +316,10 @@ pub fn builder(
                 else {
                     return false;
                 };
-                if respect && let Some((file, kind)) = unreadable_ignore_file(&folder) {
+                if respect && let Some(why) = unreadable_ignore_file(&folder) {
                     let mut line = String::new();
                     shown.push_display_in(&cwd, e.path(), &mut line);
-                    line.push_str(&format!(
-                        ": not searched: its {file} is a {}, not a file",
-                        kind.name()
-                    ));
+                    line.push_str(&format!(": not searched: {why}"));
                     found.lock().unwrap_or_else(|p| p.into_inner()).push(line);
                     return false;
                 }
