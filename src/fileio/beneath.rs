@@ -428,7 +428,14 @@ impl Dir {
     /// library would open by path): nothing is opened through it.
     pub fn stat_target_at(&self, name: &OsStr) -> io::Result<Stat> {
         check_name(name)?;
-        rustix::fs::statat(&self.fd, name, AtFlags::empty())
+        self.stat_target(Path::new(name))
+    }
+
+    /// [`Dir::stat_target_at`] for a plain relative path (`.git/info/exclude`), in one call:
+    /// symlinks on the way are followed too. Error: a path that is not plain (`..`, absolute).
+    pub fn stat_target(&self, rel: &Path) -> io::Result<Stat> {
+        plain_components(rel)?;
+        rustix::fs::statat(&self.fd, rel, AtFlags::empty())
             .map(|st| Stat::from_raw(&st))
             .map_err(errno)
     }

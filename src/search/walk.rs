@@ -204,16 +204,13 @@ fn ignore_file_problem(kind: Kind, len: u64) -> Option<String> {
 /// it would read there (`.gitignore`, `.ignore`, `.git/info/exclude`) cannot be read safely
 /// ([`ignore_file_problem`]), as `its .gitignore is a fifo, not a file`. None when all can.
 pub fn unreadable_ignore_file(folder: &Dir) -> Option<String> {
-    for name in IGNORE_FILES {
-        if let Ok(st) = folder.stat_target_at(std::ffi::OsStr::new(name))
-            && let Some(why) = ignore_file_problem(st.kind, st.len)
-        {
-            return Some(format!("its {name} {why}"));
-        }
-    }
-    let info = folder.open_dir(Path::new(".git/info")).ok()?;
-    let st = info.stat_target_at(std::ffi::OsStr::new("exclude")).ok()?;
-    ignore_file_problem(st.kind, st.len).map(|why| format!("its .git/info/exclude {why}"))
+    IGNORE_FILES
+        .iter()
+        .chain([&".git/info/exclude"])
+        .find_map(|name| {
+            let st = folder.stat_target(Path::new(name)).ok()?;
+            ignore_file_problem(st.kind, st.len).map(|why| format!("its {name} {why}"))
+        })
 }
 
 /// Why the walker must not start at `real`: an ignore file it reads in a folder above it (the
