@@ -87,6 +87,12 @@ impl Kind {
         }
     }
 
+    /// The kind an `st_mode` value (file type bits and permissions, as
+    /// `std::os::unix::fs::MetadataExt::mode` gives it) names.
+    pub fn from_mode(mode: u32) -> Kind {
+        Kind::of(FileType::from_raw_mode(mode as _))
+    }
+
     /// A short name for messages: `file`, `directory`, `symlink`, `fifo`, `socket`, `device`.
     pub fn name(self) -> &'static str {
         match self {
@@ -602,25 +608,16 @@ impl Dir {
     /// The names in this directory (`.` and `..` left out) with their kinds where the listing
     /// gives them, in the order the filesystem gives.
     pub fn entries(&self) -> io::Result<Vec<Entry>> {
-        let mut dir = rustix::fs::Dir::read_from(&self.fd).map_err(errno)?;
-        let mut out = Vec::new();
-        while let Some(e) = dir.read() {
-            let e = e.map_err(errno)?;
-            let name = e.file_name().to_bytes();
-            if name == b"." || name == b".." {
-                continue;
-            }
-            let kind = match e.file_type() {
-                FileType::Unknown => None,
-                ft => Some(Kind::of(ft)),
-            };
-            out.push(Entry {
-                name: OsString::from_vec(name.to_vec()),
-                kind,
-                ino: e.ino(),
-            });
-        }
-        Ok(out)
+        // A second handle, opened for reading: its own read offset, and for a folder that
+        // may be entered but not read, the real reason (permission denied).
+        let fd = rustix::fs::openat(
+            &self.fd,
+            c".",
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(errno)?;
+        list_through(fd.as_fd()).map_err(errno)
     }
 
     /// [`Dir::entries`] read straight through this handle (rewound first, then `getdents`),
@@ -630,18 +627,8 @@ impl Dir {
     /// could only be opened as a path is listed as `entries` does, so the error is the same.
     pub fn entries_mut(&mut self) -> io::Result<Vec<Entry>> {
         match list_through(self.fd.as_fd()) {
-            Err(Errno::BADF) => {
-                // A handle opened only as a path (a folder that may be entered, not read):
-                // opening it for reading gives the real reason (permission denied).
-                let fd = rustix::fs::openat(
-                    &self.fd,
-                    c".",
-                    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-                    Mode::empty(),
-                )
-                .map_err(errno)?;
-                list_through(fd.as_fd()).map_err(errno)
-            }
+            // A handle opened only as a path (a folder that may be entered, not read).
+            Err(Errno::BADF) => self.entries(),
             other => other.map_err(errno),
         }
     }

@@ -226,19 +226,7 @@ pub fn unreadable_ancestor_ignore_file(real: &Path) -> Option<String> {
             let Ok(meta) = std::fs::metadata(&file) else {
                 continue;
             };
-            use std::os::unix::fs::FileTypeExt;
-            let ft = meta.file_type();
-            let kind = if ft.is_file() {
-                Kind::File
-            } else if ft.is_dir() {
-                Kind::Dir
-            } else if ft.is_fifo() {
-                Kind::Fifo
-            } else if ft.is_socket() {
-                Kind::Socket
-            } else {
-                Kind::Device
-            };
+            let kind = Kind::from_mode(std::os::unix::fs::MetadataExt::mode(&meta));
             if let Some(why) = ignore_file_problem(kind, meta.len()) {
                 return Some(format!("{} {why}", file.display()));
             }
