@@ -446,6 +446,19 @@ impl Dir {
             .map_err(errno)
     }
 
+    /// Opens what the plain relative path `rel` leads to for reading, following symlinks
+    /// wherever they point, as a tool reading it by path would; with `O_NONBLOCK`, so a FIFO
+    /// never blocks the open (check the kind with `File::metadata` before reading). Only for
+    /// files whose content decides what to leave out and is never shown (ignore files).
+    /// Error: a path that is not plain; the filesystem's.
+    pub fn open_target(&self, rel: &Path) -> io::Result<File> {
+        plain_components(rel)?;
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+        rustix::fs::openat(&self.fd, rel, flags, Mode::empty())
+            .map(File::from)
+            .map_err(errno)
+    }
+
     /// Opens the folder `rel` below this one, creating the missing folders (mode 0777 less the
     /// umask). Returns it and the folders created, outermost first, relative to this one.
     pub fn create_dirs(&self, rel: &Path) -> io::Result<(Dir, Vec<PathBuf>)> {

@@ -1,18 +1,16 @@
 //! A folder's entries as an indented tree, paged (spec 02, "list-dir"): the listing behind
 //! list-dir and read-file of a folder, and the wording of walk errors.
 
-use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
-use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::path::{Path, PathBuf};
 
-use crate::error::{Output, ToolError, ToolResult};
-use crate::fileio::beneath::{Dir, Kind};
+use ignore::Match;
+
+use crate::error::{Output, ToolError, ToolResult, io_reason};
+use crate::fileio::beneath::{Dir, Kind, is_swapped};
 use crate::fileio::fs::describe;
-use crate::search::walk::{
-    Base, IGNORE_FILES, WalkRules, describe_walk_error, unreadable_ancestor_ignore_file,
-    unreadable_ignore_file,
-};
+use crate::search::ignore_rules::{IgnoreRules, Present, each_error};
+use crate::search::walk::{Base, WalkRules, describe_walk_error, in_git_repository};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
@@ -53,6 +51,11 @@ fn cut_name(name: &str) -> &str {
 /// The listing of a checked folder (also used by read-file for a directory). `offset`,
 /// `limit` and `depth` are ≥ 1 (the schema enforces it); `rules` say which entries are left
 /// out, as for the walk of glob and grep.
+///
+/// The walk is our own, through handles: each folder is opened from its parent's handle
+/// without following symlinks and listed once through it (`getdents`), and every entry shown
+/// is one that listing holds, with the kind it gives. Ignore rules are those of the `ignore`
+/// crate's walker ([`IgnoreRules`]), read through the same handles.
 pub fn listing(
     ctx: &Ctx,
     dir: &CheckedPath,
@@ -61,82 +64,43 @@ pub fn listing(
     depth: u64,
     rules: WalkRules,
 ) -> ToolResult {
-    // The folder as a handle: the walk enters only folders that are real folders reached
-    // through it, and every entry shown is one its folder's handle lists ([`Folders`]).
-    let handle = ctx.fs.open_dir(dir).map_err(|e| {
+    let cannot = |e: std::io::Error| {
         ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
-    })?;
-    let top = Folder::read(handle).map_err(|e| {
-        ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
-    })?;
-    if !rules.ignored
-        && let Some(why) = top
-            .unreadable_ignore_file()
-            .or_else(|| unreadable_ancestor_ignore_file(&dir.real))
-    {
-        return Err(ToolError::refused(format!(
-            "cannot list {}: {why}; list with ignored=true to skip ignore files",
-            dir.spelled,
-        )));
-    }
-    let folders = Arc::new(Mutex::new(Folders {
-        open: vec![Some(top)],
-        max_depth: depth as usize,
-        reads_ignore_files: !rules.ignored,
+    };
+    let mut handle = ctx.fs.open_dir(dir).map_err(cannot)?;
+    let top = Listed::read(&mut handle).map_err(cannot)?;
+    let mut walk = Walk {
+        ctx,
+        rules,
+        ignore: None,
+        max_depth: usize::try_from(depth).unwrap_or(usize::MAX),
+        rule_hidden: crate::search::walk::rule_hidden(ctx, &Base::new(dir, None), rules.tool),
+        lines: Vec::new(),
         problems: Vec::new(),
-        shown_here: Vec::new(),
-    }));
-    let base = Base::new(dir, None);
-    let mut builder = ignore::WalkBuilder::new(&dir.real);
-    builder
-        .max_depth(Some(depth as usize))
-        .hidden(!rules.hidden)
-        .follow_links(false)
-        .sort_by_file_name(|a: &OsStr, b: &OsStr| a.cmp(b))
-        // Inside a repository, gitignore files above its root do not apply (the walk rules
-        // glob and grep share, spec 02).
-        .require_git(crate::search::walk::in_git_repository(&dir.real))
-        .git_ignore(!rules.ignored)
-        .git_exclude(!rules.ignored)
-        .git_global(!rules.ignored)
-        .ignore(!rules.ignored)
-        .parents(!rules.ignored);
-    let policy = ctx.policy.clone();
-    let rule_hidden = crate::search::walk::rule_hidden(ctx, &base, rules.tool);
-    let fence = Arc::clone(&folders);
-    let real = dir.real.clone();
-    // Deny-read names are neither listed nor entered; `.git` is listed but never entered.
-    builder.filter_entry(move |e| {
-        if policy.is_denied_name(e.file_name()) {
-            return false;
+    };
+    if !rules.ignored {
+        let bad_ignore_file = |why: String| {
+            ToolError::refused(format!(
+                "cannot list {}: {why}; list with ignored=true to skip ignore files",
+                dir.spelled,
+            ))
+        };
+        let (mut ignore, err) =
+            IgnoreRules::new(&dir.real, in_git_repository(&dir.real)).map_err(bad_ignore_file)?;
+        for err in err.into_iter().flat_map(each_error) {
+            walk.problems.push(describe_walk_error(ctx, &err));
         }
-        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-        if rule_hidden.as_ref().is_some_and(|h| h(e.path(), is_dir)) {
-            return false;
-        }
-        let rel = e.path().strip_prefix(&real).unwrap_or(e.path());
-        lock(&fence).admit(e.depth(), e.file_name(), e.ino(), rel)
-    });
-    let mut entries: Vec<String> = Vec::new();
-    let mut problems: Vec<String> = Vec::new();
-    for item in builder.build() {
-        entries.append(&mut lock(&folders).shown_here);
-        match item {
-            Ok(e) if e.depth() == 0 => {}
-            Ok(e) => {
-                // Shown as its folder's handle lists it (admitted by the filter above).
-                let Some((kind, _)) = lock(&folders).entry(e.depth(), e.file_name()) else {
-                    continue;
-                };
-                entries.push(entry_line(e.depth(), e.file_name(), kind));
-            }
-            Err(err) => problems.push(describe_walk_error(ctx, &err)),
-        }
+        ignore
+            .enter(&handle, top.present)
+            .map_err(bad_ignore_file)?;
+        walk.ignore = Some(ignore);
     }
-    let mut fence = lock(&folders);
-    entries.append(&mut fence.shown_here);
-    problems.append(&mut fence.problems);
-    drop(fence);
+    walk.run(handle, top, dir.real.clone());
+    let Walk {
+        lines: entries,
+        problems,
+        ..
+    } = walk;
     let mut text = format!("Absolute path: {}\n", encode_path(&dir.real));
     let total = entries.len() as u64;
     if offset > total.max(1) {
@@ -166,18 +130,19 @@ pub fn listing(
     Ok(Output::text(text).with("entries", total))
 }
 
-/// A folder the listing entered: its handle, and its entries with their kinds and inode
-/// numbers as listed through that handle.
-struct Folder {
-    dir: Dir,
-    entries: HashMap<OsString, (Kind, u64)>,
+/// A folder's entries as its handle lists them, sorted by name, with their kinds; and which
+/// ignore-related names it holds.
+struct Listed {
+    entries: Vec<(OsString, Kind)>,
+    present: Present,
 }
 
-impl Folder {
-    /// Reads the entries of `dir` through the handle; an entry whose kind the listing does
-    /// not give is looked up (`fstatat`, not following a symlink), and left out if it is gone.
-    fn read(mut dir: Dir) -> std::io::Result<Folder> {
-        let mut entries = HashMap::new();
+impl Listed {
+    /// Lists `dir` through its handle; an entry whose kind the listing does not give is looked
+    /// up (`fstatat`, not following a symlink), and left out if it is gone.
+    fn read(dir: &mut Dir) -> std::io::Result<Listed> {
+        let mut present = Present::default();
+        let mut entries = Vec::new();
         for entry in dir.entries_mut()? {
             let kind = match entry.kind {
                 Some(kind) => kind,
@@ -186,93 +151,132 @@ impl Folder {
                     Err(_) => continue,
                 },
             };
-            entries.insert(entry.name, (kind, entry.ino));
+            present.note(&entry.name);
+            entries.push((entry.name, kind));
         }
-        Ok(Folder { dir, entries })
-    }
-
-    /// Why the walker must not enter this folder because of an ignore file there
-    /// ([`unreadable_ignore_file`]); looked up only when the listing has one of the names.
-    fn unreadable_ignore_file(&self) -> Option<String> {
-        let has = |n: &str| self.entries.contains_key(OsStr::new(n));
-        (IGNORE_FILES.iter().any(|n| has(n)) || has(".git"))
-            .then(|| unreadable_ignore_file(&self.dir))
-            .flatten()
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ok(Listed { entries, present })
     }
 }
 
-/// The handle fence of list-dir's walk (search::walk, "Races"). The `ignore` walker reads
-/// folders by path, in depth-first order sorted by name; this keeps, for each depth, the folder
-/// the walk is in, opened through its parent's handle without following symlinks. An entry is
-/// admitted only if the handle of its folder lists it under the same inode number the walker
-/// read, and is shown with the kind that listing gives; a folder is entered only if it opens
-/// that way as a folder. Under a race that swaps a folder for a symlink, the walker may read an
-/// outside folder by path: none of its entries has an inside entry's name and inode number, so
-/// nothing of it is shown, not even which inside names it shares. One `readdir` per folder
-/// through the handle replaces a `stat` per entry.
-struct Folders {
-    /// `open[d]`: the folder at depth `d` that the walk is in (0: the listed folder); `None`
-    /// for an entry that is shown but not entered (a file, `.git`, a folder that cannot be
-    /// opened), so that nothing is admitted below it.
-    open: Vec<Option<Folder>>,
-    /// The walk's depth limit: folders at that depth are shown, never entered.
+/// One folder the walk is in: its handle, its listing, and the next entry to look at.
+struct Frame {
+    dir: Dir,
+    listed: Listed,
+    next: usize,
+}
+
+/// The state of one listing's walk.
+struct Walk<'a> {
+    ctx: &'a Ctx,
+    rules: WalkRules,
+    /// The ignore rules in force (None: `ignored` is true).
+    ignore: Option<IgnoreRules>,
+    /// Folders at this depth are shown, never entered.
     max_depth: usize,
-    /// Whether the walker reads ignore files (`ignored` is false).
-    reads_ignore_files: bool,
-    /// Folders shown but not entered because of an ignore file the walker cannot read.
+    rule_hidden: Option<crate::search::walk::EntryFilter>,
+    /// The tree's lines, in order.
+    lines: Vec<String>,
+    /// Folders shown but not listed, and why.
     problems: Vec<String>,
-    /// Lines of folders the walker is not given (see `problems`), shown before the next entry
-    /// the walker yields: the place they have in the sorted tree.
-    shown_here: Vec<String>,
 }
 
-impl Folders {
-    /// The kind and inode number of `name`, an entry at `depth` ≥ 1, as its folder's handle
-    /// lists it.
-    fn entry(&self, depth: usize, name: &OsStr) -> Option<(Kind, u64)> {
-        let folder = self.open.get(depth.checked_sub(1)?)?.as_ref()?;
-        folder.entries.get(name).copied()
+impl Walk<'_> {
+    /// Whether the entry `name` (at `path`, a folder when `is_dir`) is left out: by an ignore
+    /// rule, as hidden (unless a `!` rule lets it through), by a deny-read name or a rule.
+    fn leaves_out(&self, name: &OsStr, path: &Path, is_dir: bool) -> bool {
+        let matched = match &self.ignore {
+            Some(ignore) => ignore.matched(path, is_dir),
+            None => Match::None,
+        };
+        if matched.is_ignore() {
+            return true;
+        }
+        if matched.is_none() && !self.rules.hidden && name.as_encoded_bytes().starts_with(b".") {
+            return true;
+        }
+        self.ctx.policy.is_denied_name(name)
+            || self.rule_hidden.as_ref().is_some_and(|h| h(path, is_dir))
     }
 
-    /// Whether the walker may yield the entry `name` at `depth` with inode number `ino` (and,
-    /// for a folder, walk into it): its folder's handle lists it so. A folder is opened here,
-    /// through its parent's handle, as the folder at `depth`; `.git` and folders that cannot
-    /// be read are shown but not entered, and a folder that no longer opens as one (swapped
-    /// for a symlink) is left out. `path` names the entry in problems.
-    fn admit(&mut self, depth: usize, name: &OsStr, ino: Option<u64>, path: &Path) -> bool {
-        let Some((kind, listed_ino)) = self.entry(depth, name) else {
-            return false;
-        };
-        if ino.is_some_and(|ino| ino != listed_ino) {
-            return false;
-        }
-        let entered =
-            if kind != Kind::Dir || depth >= self.max_depth || name.eq_ignore_ascii_case(".git") {
-                None
-            } else {
-                let parent = self.open[depth - 1].as_ref().expect("listed above");
-                match parent.dir.open_dir(Path::new(name)) {
-                    // Unreadable: shown, and the walker's own read of it says why.
-                    Ok(dir) => Folder::read(dir).ok(),
-                    Err(e) if crate::fileio::beneath::is_swapped(&e) => return false,
-                    Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => return false,
-                    Err(_) => None,
+    /// Walks depth first from `top` (the listed folder, its rules entered), its entries in
+    /// name order, each folder's entries right after it. `path` is the folder's resolved path.
+    fn run(&mut self, dir: Dir, listed: Listed, mut path: PathBuf) {
+        let mut rel = PathBuf::new();
+        let mut stack = vec![Frame {
+            dir,
+            listed,
+            next: 0,
+        }];
+        while let Some(frame) = stack.last_mut() {
+            let Some((name, kind)) = frame.listed.entries.get(frame.next) else {
+                stack.pop();
+                if !stack.is_empty() {
+                    if let Some(ignore) = &mut self.ignore {
+                        ignore.leave();
+                    }
+                    rel.pop();
+                    path.pop();
+                }
+                continue;
+            };
+            frame.next += 1;
+            let (name, kind) = (name.clone(), *kind);
+            let depth = stack.len();
+            path.push(&name);
+            let is_dir = kind == Kind::Dir;
+            if self.leaves_out(&name, &path, is_dir) {
+                path.pop();
+                continue;
+            }
+            let frame = stack.last().expect("looked at above");
+            if !is_dir || depth >= self.max_depth || name.eq_ignore_ascii_case(".git") {
+                self.lines.push(entry_line(depth, &name, kind));
+                path.pop();
+                continue;
+            }
+            let mut child = match frame.dir.open_dir(Path::new(&name)) {
+                Ok(child) => child,
+                // No longer a folder (swapped for a symlink or a file): not shown.
+                Err(e) if is_swapped(&e) || e.raw_os_error() == Some(libc::ENOTDIR) => {
+                    path.pop();
+                    continue;
+                }
+                Err(e) => {
+                    self.lines.push(entry_line(depth, &name, kind));
+                    self.problems
+                        .push(format!("{}: {}", self.ctx.display(&path), io_reason(&e)));
+                    path.pop();
+                    continue;
                 }
             };
-        if let Some(why) = entered
-            .as_ref()
-            .filter(|_| self.reads_ignore_files)
-            .and_then(Folder::unreadable_ignore_file)
-        {
-            // The walker would read it on entering: shown here, and the walker never gets it.
-            self.problems
-                .push(format!("{}: not entered: {why}", encode_path(path)));
-            self.shown_here.push(entry_line(depth, name, Kind::Dir));
-            return false;
+            self.lines.push(entry_line(depth, &name, kind));
+            let listed = match Listed::read(&mut child) {
+                Ok(listed) => listed,
+                Err(e) => {
+                    self.problems
+                        .push(format!("{}: {}", self.ctx.display(&path), io_reason(&e)));
+                    path.pop();
+                    continue;
+                }
+            };
+            if let Some(ignore) = &mut self.ignore
+                && let Err(why) = ignore.enter(&child, listed.present)
+            {
+                rel.push(&name);
+                self.problems
+                    .push(format!("{}: not entered: {why}", encode_path(&rel)));
+                rel.pop();
+                path.pop();
+                continue;
+            }
+            rel.push(&name);
+            stack.push(Frame {
+                dir: child,
+                listed,
+                next: 0,
+            });
         }
-        self.open.truncate(depth);
-        self.open.push(entered);
-        true
     }
 }
 
@@ -283,8 +287,4 @@ fn entry_line(depth: usize, name: &OsStr, kind: Kind) -> String {
     let name = cut_name(&name);
     let indent = "  ".repeat(depth.saturating_sub(1));
     format!("{indent}{name}{}", suffix(kind))
-}
-
-fn lock(folders: &Mutex<Folders>) -> MutexGuard<'_, Folders> {
-    folders.lock().unwrap_or_else(|p| p.into_inner())
 }

@@ -2,5 +2,6 @@
 //! grep's per-thread search, and the folder listing of list-dir and read-file (spec 02).
 
 pub mod grep;
+pub mod ignore_rules;
 pub mod listing;
 pub mod walk;

@@ -28,6 +28,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 
 use crate::error::{ToolError, io_reason};
 use crate::fileio::beneath::{Dir, Kind, Stat};
+use crate::search::ignore_rules::ignore_file_problem;
 use crate::text::path_escape::push_encoded;
 use crate::text::plural::count;
 use crate::workspace::context::Ctx;
@@ -179,26 +180,6 @@ impl Reach {
 
 /// Ignore files the `ignore` walker reads by path in every folder it enters.
 pub const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
-
-/// Most bytes an ignore file may hold for the walker to read it: the `ignore` crate reads
-/// one whole, so a huge one (or `/dev/zero` behind a symlink) would take memory without end.
-pub const MAX_IGNORE_FILE_BYTES: u64 = 1 << 20;
-
-/// Why the walker must not read the ignore file that `st` describes (what its name leads to,
-/// symlinks followed: its `kind` and `len` in bytes): a FIFO blocks the read for the whole
-/// timeout, a device or a file over [`MAX_IGNORE_FILE_BYTES`] never ends. None when it may (a
-/// regular file within the limit; a folder, which the walker reads as an error and goes on).
-fn ignore_file_problem(kind: Kind, len: u64) -> Option<String> {
-    match kind {
-        Kind::File if len > MAX_IGNORE_FILE_BYTES => Some(format!(
-            "holds {}, more than the {} an ignore file may",
-            count(len, "byte"),
-            count(MAX_IGNORE_FILE_BYTES, "byte")
-        )),
-        Kind::File | Kind::Dir => None,
-        other => Some(format!("is a {}, not a file", other.name())),
-    }
-}
 
 /// Why the walker must not enter `folder` (reached through a handle): one of the ignore files
 /// it would read there (`.gitignore`, `.ignore`, `.git/info/exclude`) cannot be read safely
