@@ -1,7 +1,8 @@
-//! list-dir's own walk against the `ignore` crate's walker (spec 02, "list-dir"): on random
-//! trees of ignore files (`.gitignore`, `.ignore`, `.git/info/exclude`, worktree `.git` files,
-//! a global gitignore, files above the listed folder), hidden entries and repository roots,
-//! the tree list-dir prints must be the one the crate's walker gives with the same rules.
+//! The walks of list-dir and glob, our own through handles, against the `ignore` crate's walker
+//! (spec 02, "list-dir" and "glob" → "Walk"): on random trees of ignore files (`.gitignore`,
+//! `.ignore`, `.git/info/exclude`, worktree `.git` files, a global gitignore, files above the
+//! walked folder), hidden entries and repository roots, the tree list-dir prints and the files
+//! glob finds must be the ones the crate's walker gives with the same rules.
 //!
 //! One test in this file: it points `$HOME` and the current folder of this process at the
 //! case, so the crate's walker here reads the same global gitignore as the binary.
@@ -199,6 +200,36 @@ fn reference(dir: &Path, hidden: bool, ignored: bool) -> (Vec<String>, usize) {
     (lines, errors)
 }
 
+/// The files (not folders) the crate's walker gives for `dir` with glob's rules (`.git` left
+/// out), as paths relative to `cwd`, sorted; and how many errors it reports.
+fn reference_files(dir: &Path, cwd: &Path, hidden: bool, ignored: bool) -> (Vec<String>, usize) {
+    let in_repo = dir.ancestors().any(|a| a.join(".git").exists());
+    let mut b = ignore::WalkBuilder::new(dir);
+    b.hidden(!hidden)
+        .follow_links(false)
+        .require_git(in_repo)
+        .git_ignore(!ignored)
+        .git_exclude(!ignored)
+        .git_global(!ignored)
+        .ignore(!ignored)
+        .parents(!ignored)
+        .filter_entry(|e| e.file_name() != ".git");
+    let mut files = Vec::new();
+    let mut errors = 0;
+    for item in b.build() {
+        match item {
+            Ok(e) if e.depth() > 0 && !e.file_type().unwrap().is_dir() => {
+                let rel = e.path().strip_prefix(cwd).unwrap();
+                files.push(rel.to_str().unwrap().to_owned());
+            }
+            Ok(_) => {}
+            Err(e) => errors += leaves(&e),
+        }
+    }
+    files.sort();
+    (files, errors)
+}
+
 /// How many single errors `e` holds (list-dir shows each on its own line).
 fn leaves(e: &ignore::Error) -> usize {
     match e {
@@ -208,7 +239,7 @@ fn leaves(e: &ignore::Error) -> usize {
 }
 
 #[test]
-fn list_dir_shows_what_the_ignore_crates_walker_shows() {
+fn list_dir_and_glob_show_what_the_ignore_crates_walker_shows() {
     let cases: u64 = std::env::var("LIST_DIR_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -284,6 +315,34 @@ fn list_dir_shows_what_the_ignore_crates_walker_shows() {
             assert_eq!(
                 problems, errors,
                 "seed {seed}, hidden={hidden} ignored={ignored}: problems\n{text}"
+            );
+            // glob: every file, at any depth.
+            let out = ws.run(&[
+                "glob",
+                "*",
+                &rel,
+                "--limit",
+                "2000",
+                "--hidden",
+                &hidden.to_string(),
+                "--ignored",
+                &ignored.to_string(),
+            ]);
+            let text = out.ok();
+            let mut found: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with("(skipped: ") && !l.starts_with("No files matched "))
+                .collect();
+            found.sort_unstable();
+            let problems = text.lines().filter(|l| l.starts_with("(skipped: ")).count();
+            let (expected, errors) = reference_files(&listed, &ws.root, hidden, ignored);
+            assert_eq!(
+                found, expected,
+                "glob, seed {seed}, hidden={hidden} ignored={ignored}\n{text}"
+            );
+            assert_eq!(
+                problems, errors,
+                "glob, seed {seed}, hidden={hidden} ignored={ignored}: problems\n{text}"
             );
             compared += 1;
         }

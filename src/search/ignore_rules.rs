@@ -22,6 +22,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{Error, Match};
@@ -364,18 +365,33 @@ impl Level {
     }
 }
 
-/// The rules in force at one point of a walk: those of the folders above the walked one, of
-/// each walked folder from the walked one down to the current one, and the global gitignore.
-#[derive(Debug)]
+/// The rules in force in one walked folder: those of the folders above the walked one, of
+/// each walked folder from the walked one down to this one, and the global gitignore. A
+/// folder's rules are its parent's plus its own ([`IgnoreRules::enter`]); clones are cheap and
+/// share what they have in common, so a parallel walk hands each folder its own.
+#[derive(Debug, Clone)]
 pub struct IgnoreRules {
+    above: Arc<Above>,
+    /// The nearest walked folder that adds rules, linked to the next one up.
+    walked: Option<Arc<Link>>,
+    /// How many folders of `above.parents` and `walked` are repository roots.
+    roots: usize,
+}
+
+/// What every folder of one walk shares.
+#[derive(Debug)]
+struct Above {
     require_git: bool,
     /// Folders above the walked one, nearest first.
     parents: Vec<Level>,
-    /// The walked folders entered, outermost first; None for one that adds nothing.
-    levels: Vec<Option<Level>>,
     global: Gitignore,
-    /// How many of `parents` and `levels` are repository roots.
-    roots: usize,
+}
+
+/// A walked folder's rules and those of the walked folder above it.
+#[derive(Debug)]
+struct Link {
+    level: Level,
+    up: Option<Arc<Link>>,
 }
 
 impl IgnoreRules {
@@ -402,46 +418,50 @@ impl IgnoreRules {
         };
         let roots = parents.iter().filter(|l| l.has_git).count();
         let rules = IgnoreRules {
-            require_git,
-            parents,
-            levels: Vec::new(),
-            global,
+            above: Arc::new(Above {
+                require_git,
+                parents,
+                global,
+            }),
+            walked: None,
             roots,
         };
         Ok((rules, one_error(errs)))
     }
 
-    /// Enters the walked folder `dir`, whose listing holds `present`: its files' rules apply
-    /// until [`IgnoreRules::leave`]. Error (nothing entered): why one of them must not be read,
-    /// as `its .gitignore is a fifo, not a file`.
-    pub fn enter(&mut self, dir: &Dir, present: Present) -> Result<(), String> {
-        let level = if present.any() {
-            let (level, _) = Level::read(Place::Handle(dir), Some(present), self.require_git)
+    /// The rules inside the walked folder `dir`, whose listing holds `present`: these rules
+    /// and its own files'. Errors the crate would attach to the folder (lines it cannot parse)
+    /// are dropped, as its walker drops them. Error: why one of its files must not be read, as
+    /// `its .gitignore is a fifo, not a file`.
+    pub fn enter(&self, dir: &Dir, present: Present) -> Result<IgnoreRules, String> {
+        let mut inside = self.clone();
+        if present.any() {
+            let (level, _) = Level::read(Place::Handle(dir), Some(present), self.above.require_git)
                 .map_err(|u| u.its())?;
-            (!level.adds_nothing()).then_some(level)
-        } else {
-            None
-        };
-        self.roots += usize::from(level.as_ref().is_some_and(|l| l.has_git));
-        self.levels.push(level);
-        Ok(())
-    }
-
-    /// Leaves the folder entered last.
-    pub fn leave(&mut self) {
-        if let Some(Some(level)) = self.levels.pop() {
-            self.roots -= usize::from(level.has_git);
+            if !level.adds_nothing() {
+                inside.roots += usize::from(level.has_git);
+                inside.walked = Some(Arc::new(Link {
+                    level,
+                    up: self.walked.clone(),
+                }));
+            }
         }
+        Ok(inside)
     }
 
     /// Whether the rules leave out the entry at `path` (absolute, under the walked folder; a
     /// folder when `is_dir`): `Ignore`, let through by a `!` line: `Whitelist`, or neither.
     pub fn matched(&self, path: &Path, is_dir: bool) -> Match<()> {
-        let any_root = !self.require_git || self.roots > 0;
+        let any_root = !self.above.require_git || self.roots > 0;
         let (mut ignore, mut git, mut exclude) = (Match::None, Match::None, Match::None);
         let mut past_root = false;
-        let nearest_first = self.levels.iter().rev().flatten().chain(&self.parents);
-        for level in nearest_first {
+        let mut link = self.walked.as_deref();
+        let walked = std::iter::from_fn(|| {
+            let this = link?;
+            link = this.up.as_deref();
+            Some(&this.level)
+        });
+        for level in walked.chain(&self.above.parents) {
             if ignore.is_none() {
                 ignore = level.ignore.matched(path, is_dir).map(|_| ());
             }
@@ -456,7 +476,7 @@ impl IgnoreRules {
             past_root |= level.has_git;
         }
         let global = if any_root {
-            self.global.matched(path, is_dir).map(|_| ())
+            self.above.global.matched(path, is_dir).map(|_| ())
         } else {
             Match::None
         };

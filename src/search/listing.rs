@@ -1,7 +1,7 @@
 //! A folder's entries as an indented tree, paged (spec 02, "list-dir"): the listing behind
 //! list-dir and read-file of a folder, and the wording of walk errors.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use ignore::Match;
@@ -9,7 +9,8 @@ use ignore::Match;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::fileio::beneath::{Dir, Kind, is_swapped};
 use crate::fileio::fs::describe;
-use crate::search::ignore_rules::{IgnoreRules, Present, each_error};
+use crate::search::handle_walk::Listed;
+use crate::search::ignore_rules::{IgnoreRules, each_error};
 use crate::search::walk::{Base, WalkRules, describe_walk_error, in_git_repository};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
@@ -68,16 +69,16 @@ pub fn listing(
         ToolError::refused(format!("cannot list {}: {}", dir.spelled, describe(&e)))
     };
     let mut handle = ctx.fs.open_dir(dir).map_err(cannot)?;
-    let top = Listed::read(&mut handle).map_err(cannot)?;
+    let top = sorted(Listed::read(&mut handle).map_err(cannot)?);
     let mut walk = Walk {
         ctx,
         rules,
-        ignore: None,
         max_depth: usize::try_from(depth).unwrap_or(usize::MAX),
         rule_hidden: crate::search::walk::rule_hidden(ctx, &Base::new(dir, None), rules.tool),
         lines: Vec::new(),
         problems: Vec::new(),
     };
+    let mut ignore = None;
     if !rules.ignored {
         let bad_ignore_file = |why: String| {
             ToolError::refused(format!(
@@ -85,17 +86,14 @@ pub fn listing(
                 dir.spelled,
             ))
         };
-        let (mut ignore, err) =
+        let (above, err) =
             IgnoreRules::new(&dir.real, in_git_repository(&dir.real)).map_err(bad_ignore_file)?;
         for err in err.into_iter().flat_map(each_error) {
             walk.problems.push(describe_walk_error(ctx, &err));
         }
-        ignore
-            .enter(&handle, top.present)
-            .map_err(bad_ignore_file)?;
-        walk.ignore = Some(ignore);
+        ignore = Some(above.enter(&handle, top.present).map_err(bad_ignore_file)?);
     }
-    walk.run(handle, top, dir.real.clone());
+    walk.run(handle, top, ignore, dir.real.clone());
     let Walk {
         lines: entries,
         problems,
@@ -130,39 +128,18 @@ pub fn listing(
     Ok(Output::text(text).with("entries", total))
 }
 
-/// A folder's entries as its handle lists them, sorted by name, with their kinds; and which
-/// ignore-related names it holds.
-struct Listed {
-    entries: Vec<(OsString, Kind)>,
-    present: Present,
+/// `listed` with its entries in name order.
+fn sorted(mut listed: Listed) -> Listed {
+    listed.entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    listed
 }
 
-impl Listed {
-    /// Lists `dir` through its handle; an entry whose kind the listing does not give is looked
-    /// up (`fstatat`, not following a symlink), and left out if it is gone.
-    fn read(dir: &mut Dir) -> std::io::Result<Listed> {
-        let mut present = Present::default();
-        let mut entries = Vec::new();
-        for entry in dir.entries_mut()? {
-            let kind = match entry.kind {
-                Some(kind) => kind,
-                None => match dir.stat_at(&entry.name) {
-                    Ok(st) => st.kind,
-                    Err(_) => continue,
-                },
-            };
-            present.note(&entry.name);
-            entries.push((entry.name, kind));
-        }
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        Ok(Listed { entries, present })
-    }
-}
-
-/// One folder the walk is in: its handle, its listing, and the next entry to look at.
+/// One folder the walk is in: its handle, its listing (sorted), the ignore rules in force in
+/// it (None: `ignored`), and the next entry to look at.
 struct Frame {
     dir: Dir,
     listed: Listed,
+    rules: Option<IgnoreRules>,
     next: usize,
 }
 
@@ -170,8 +147,6 @@ struct Frame {
 struct Walk<'a> {
     ctx: &'a Ctx,
     rules: WalkRules,
-    /// The ignore rules in force (None: `ignored` is true).
-    ignore: Option<IgnoreRules>,
     /// Folders at this depth are shown, never entered.
     max_depth: usize,
     rule_hidden: Option<crate::search::walk::EntryFilter>,
@@ -184,8 +159,14 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// Whether the entry `name` (at `path`, a folder when `is_dir`) is left out: by an ignore
     /// rule, as hidden (unless a `!` rule lets it through), by a deny-read name or a rule.
-    fn leaves_out(&self, name: &OsStr, path: &Path, is_dir: bool) -> bool {
-        let matched = match &self.ignore {
+    fn leaves_out(
+        &self,
+        ignore: Option<&IgnoreRules>,
+        name: &OsStr,
+        path: &Path,
+        is_dir: bool,
+    ) -> bool {
+        let matched = match ignore {
             Some(ignore) => ignore.matched(path, is_dir),
             None => Match::None,
         };
@@ -201,20 +182,18 @@ impl Walk<'_> {
 
     /// Walks depth first from `top` (the listed folder, its rules entered), its entries in
     /// name order, each folder's entries right after it. `path` is the folder's resolved path.
-    fn run(&mut self, dir: Dir, listed: Listed, mut path: PathBuf) {
+    fn run(&mut self, dir: Dir, listed: Listed, rules: Option<IgnoreRules>, mut path: PathBuf) {
         let mut rel = PathBuf::new();
         let mut stack = vec![Frame {
             dir,
             listed,
+            rules,
             next: 0,
         }];
         while let Some(frame) = stack.last_mut() {
             let Some((name, kind)) = frame.listed.entries.get(frame.next) else {
                 stack.pop();
                 if !stack.is_empty() {
-                    if let Some(ignore) = &mut self.ignore {
-                        ignore.leave();
-                    }
                     rel.pop();
                     path.pop();
                 }
@@ -223,13 +202,13 @@ impl Walk<'_> {
             frame.next += 1;
             let (name, kind) = (name.clone(), *kind);
             let depth = stack.len();
+            let frame = stack.last().expect("looked at above");
             path.push(&name);
             let is_dir = kind == Kind::Dir;
-            if self.leaves_out(&name, &path, is_dir) {
+            if self.leaves_out(frame.rules.as_ref(), &name, &path, is_dir) {
                 path.pop();
                 continue;
             }
-            let frame = stack.last().expect("looked at above");
             if !is_dir || depth >= self.max_depth || name.eq_ignore_ascii_case(".git") {
                 self.lines.push(entry_line(depth, &name, kind));
                 path.pop();
@@ -252,7 +231,7 @@ impl Walk<'_> {
             };
             self.lines.push(entry_line(depth, &name, kind));
             let listed = match Listed::read(&mut child) {
-                Ok(listed) => listed,
+                Ok(listed) => sorted(listed),
                 Err(e) => {
                     self.problems
                         .push(format!("{}: {}", self.ctx.display(&path), io_reason(&e)));
@@ -260,20 +239,27 @@ impl Walk<'_> {
                     continue;
                 }
             };
-            if let Some(ignore) = &mut self.ignore
-                && let Err(why) = ignore.enter(&child, listed.present)
+            let rules = match frame
+                .rules
+                .as_ref()
+                .map(|r| r.enter(&child, listed.present))
             {
-                rel.push(&name);
-                self.problems
-                    .push(format!("{}: not entered: {why}", encode_path(&rel)));
-                rel.pop();
-                path.pop();
-                continue;
-            }
+                None => None,
+                Some(Ok(rules)) => Some(rules),
+                Some(Err(why)) => {
+                    rel.push(&name);
+                    self.problems
+                        .push(format!("{}: not entered: {why}", encode_path(&rel)));
+                    rel.pop();
+                    path.pop();
+                    continue;
+                }
+            };
             rel.push(&name);
             stack.push(Frame {
                 dir: child,
                 listed,
+                rules,
                 next: 0,
             });
         }

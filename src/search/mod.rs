@@ -1,7 +1,9 @@
-//! Finding files and text: the directory walk shared by glob and grep (ignore rules, policy),
-//! grep's per-thread search, and the folder listing of list-dir and read-file (spec 02).
+//! Finding files and text (spec 02): the walk through folder handles behind glob, the `ignore`
+//! crate's walk behind grep, the ignore rules of our own walks, grep's per-thread search, and
+//! the folder listing of list-dir and read-file.
 
 pub mod grep;
+pub mod handle_walk;
 pub mod ignore_rules;
 pub mod listing;
 pub mod walk;

@@ -1,5 +1,6 @@
-//! The directory walk shared by `glob` and `grep` (spec 02, "glob" → "Walk"), on the `ignore`
-//! crate's parallel walker.
+//! The directory walk of `grep` and of read-file's folder reads (spec 02, "glob" → "Walk"), on
+//! the `ignore` crate's parallel walker; and what every walk shares (the base folder, rules,
+//! problems, patterns). `glob` walks through handles instead ([`crate::search::handle_walk`]).
 //!
 //! Rules: `.gitignore`, `.ignore`, `.git/info/exclude` and the global gitignore apply unless
 //! `ignored` is true; ancestor ignore files apply too, gitignore ones only up to the repository

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use clap::Args;
-use ignore::WalkState;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{Output, ToolError, ToolResult};
 use crate::fileio::beneath::Kind;
 use crate::fileio::fs::refusal;
+use crate::search::handle_walk::{self, Found};
 use crate::search::walk::{self, Base, Problems, WalkRules};
 use crate::text::path_escape::encode_path;
 use crate::tools::Touches;
@@ -84,8 +84,8 @@ folder, one a line, most recently modified first. Hidden files and files ignored
         let matcher = walk::compile_glob(&normalized, "pattern")?;
         let spelled = args.path.as_deref().unwrap_or(".");
         let checked = ctx.check_path(spelled, Access::Read)?;
-        // The base folder as a handle: the walk is fenced by it and every match is reached
-        // through it (no symlink swapped in after the check is followed).
+        // The base folder as a handle: the walk starts from it and reaches every folder and
+        // match from it, never following a symlink (one swapped in after the check too).
         let dir = match ctx.fs.open_dir(&checked) {
             Ok(d) => d,
             Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
@@ -101,37 +101,18 @@ folder, one a line, most recently modified first. Hidden files and files ignored
             ignored: args.ignored.unwrap_or(false),
             tool: "glob",
         };
-        let (builder, fenced) = walk::builder(ctx, &base, rules)?;
-        let make = || (Found::default(), base.reach());
-        let states = walk::run_parallel(&builder, make, |(found, reach), entry| {
-            match entry {
-                Ok(e) => {
-                    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                    if e.depth() == 0 || is_dir {
-                        return WalkState::Continue;
-                    }
-                    let rel = e.path().strip_prefix(&base.real).unwrap_or(e.path());
-                    if matcher.is_match(rel) {
-                        // Only matching files are stat'ed (the sort needs their times), through
-                        // the base's handle: an entry that is not inside is not reported.
-                        if let Some(st) = reach.stat(e.path())
-                            && st.kind != Kind::Dir
-                        {
-                            found.files.push((st.mtime, e.into_path()));
-                        }
-                    }
-                }
-                Err(err) => found.problems.push_walk_error(ctx, &err),
+        // Only matching files are stat'ed (the sort needs their times), by name through the
+        // handle of the folder that listed them.
+        let visit = |found: &mut Vec<(SystemTime, PathBuf)>, entry: &Found<'_>| {
+            if matcher.is_match(entry.rel)
+                && let Ok(st) = entry.dir.stat_at(entry.name)
+                && st.kind != Kind::Dir
+            {
+                found.push((st.mtime, entry.path.to_path_buf()));
             }
-            WalkState::Continue
-        });
-        let mut files = Vec::new();
-        let mut problems = Problems::default();
-        for (s, _) in states {
-            files.extend(s.files);
-            problems.merge(s.problems);
-        }
-        problems.take_fenced(&fenced);
+        };
+        let (states, problems) = handle_walk::walk(ctx, &base, rules, Vec::new, visit)?;
+        let mut files = states.concat();
         if walk::is_literal_glob(&args.pattern)
             && let Some(named) = named_exactly(ctx, &base, &normalized)
         {
@@ -146,13 +127,6 @@ folder, one a line, most recently modified first. Hidden files and files ignored
         files.dedup_by(|a, b| a.1 == b.1);
         Ok(render(ctx, &base, &args, files, problems))
     }
-}
-
-/// One worker's findings.
-#[derive(Default)]
-struct Found {
-    files: Vec<(SystemTime, PathBuf)>,
-    problems: Problems,
 }
 
 /// The file a wildcard-free pattern names under the base, if it exists, is not a folder and

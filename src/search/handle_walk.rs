@@ -1,0 +1,396 @@
+//! A parallel walk through folder handles (spec 02, "glob" → "Walk"; spec 01, "Races and
+//! crashes"): the walk behind `glob`.
+//!
+//! Each folder is opened from its parent's handle without following symlinks and listed once
+//! through its own handle (`getdents`); every entry given to the caller is one that listing
+//! holds, with the folder's handle to reach it by name. A folder swapped for a symlink or a
+//! file after its parent was listed is not entered and not reported. Ignore rules are those of
+//! the `ignore` crate's walker ([`IgnoreRules`]), read through the same handles.
+//!
+//! What is left out: entries matched by ignore rules (unless `ignored`), hidden entries (names
+//! starting with `.`, unless `hidden` or a `!` rule lets them through), `.git`, names the path
+//! policy denies, and entries a `deny` rule for the tool hides. A folder whose ignore file
+//! must not be read ([`crate::search::ignore_rules::ignore_file_problem`]) is not entered, and
+//! said so.
+//!
+//! Threads: one per available core (at most [`MAX_THREADS`]) take folders from one shared
+//! stack, newest first, so a walk goes deep before it goes wide and holds few handles open
+//! (a folder's handle lives while folders found in it wait).
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+
+use ignore::Match;
+
+use crate::error::{ToolError, io_reason};
+use crate::fileio::beneath::{Dir, Kind, is_swapped};
+use crate::search::ignore_rules::{IgnoreRules, Present, each_error};
+use crate::search::walk::{
+    Base, EntryFilter, Problems, WalkRules, describe_walk_error, in_git_repository, rule_hidden,
+};
+use crate::workspace::context::Ctx;
+
+/// Most threads a walk uses.
+pub const MAX_THREADS: usize = 8;
+
+/// A folder's entries as its handle lists them (not sorted), with their kinds; and which
+/// ignore-related names it holds.
+pub struct Listed {
+    /// Each entry's name and kind.
+    pub entries: Vec<(OsString, Kind)>,
+    /// The ignore-related names among them.
+    pub present: Present,
+}
+
+impl Listed {
+    /// Lists `dir` through its handle; an entry whose kind the listing does not give is looked
+    /// up (`fstatat`, not following a symlink), and left out if it is gone. Errors are the
+    /// filesystem's (a folder that may be entered but not read: permission denied).
+    pub fn read(dir: &mut Dir) -> std::io::Result<Listed> {
+        let mut present = Present::default();
+        let mut entries = Vec::new();
+        for entry in dir.entries_mut()? {
+            let kind = match entry.kind {
+                Some(kind) => kind,
+                None => match dir.stat_at(&entry.name) {
+                    Ok(st) => st.kind,
+                    Err(_) => continue,
+                },
+            };
+            present.note(&entry.name);
+            entries.push((entry.name, kind));
+        }
+        Ok(Listed { entries, present })
+    }
+}
+
+/// One entry a walk gives its caller: a file, symlink or other non-folder that no rule left
+/// out.
+pub struct Found<'a> {
+    /// The folder holding it, to reach it by name ([`Dir::stat_at`], [`Dir::open_file`]).
+    pub dir: &'a Dir,
+    /// Its name in that folder.
+    pub name: &'a OsStr,
+    /// Its kind as the listing gave it.
+    pub kind: Kind,
+    /// Its path: under [`Base::real`].
+    pub path: &'a Path,
+    /// Its path relative to the base.
+    pub rel: &'a Path,
+}
+
+/// A folder waiting to be walked: the entry `name` of the folder `parent`.
+struct Job {
+    parent: Arc<Dir>,
+    name: OsString,
+    path: PathBuf,
+    rel: PathBuf,
+    /// The parent's rules (None: `ignored`).
+    rules: Option<IgnoreRules>,
+}
+
+/// The folders waiting, and how many threads are walking one (the walk is over when none
+/// waits and none is being walked, or when a thread panicked).
+struct Stack {
+    state: Mutex<Waiting>,
+    ready: Condvar,
+}
+
+struct Waiting {
+    jobs: Vec<Job>,
+    busy: usize,
+    quit: bool,
+}
+
+/// Ends the walk for every thread when the one holding it unwinds (a panic in a visitor):
+/// the others would otherwise wait for its folder forever.
+struct QuitOnPanic<'a>(&'a Stack);
+
+impl Drop for QuitOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut state = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
+            state.quit = true;
+            self.0.ready.notify_all();
+        }
+    }
+}
+
+impl Stack {
+    /// The next folder to walk, or None when the walk is over.
+    fn take(&self) -> Option<Job> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if state.quit {
+                return None;
+            }
+            if let Some(job) = state.jobs.pop() {
+                state.busy += 1;
+                return Some(job);
+            }
+            if state.busy == 0 {
+                self.ready.notify_all();
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// A thread is done with its folder and found `more` in it.
+    fn done(&self, more: &mut Vec<Job>) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.busy -= 1;
+        let found = more.len();
+        state.jobs.append(more);
+        if found > 1 || (found == 0 && state.busy == 0) {
+            self.ready.notify_all();
+        } else if found == 1 {
+            self.ready.notify_one();
+        }
+    }
+}
+
+/// What every thread of one walk reads.
+struct Walker<'a, V> {
+    ctx: &'a Ctx,
+    base: &'a Base,
+    rules: WalkRules,
+    rule_hidden: Option<EntryFilter>,
+    visit: &'a V,
+}
+
+impl<V> Walker<'_, V> {
+    /// Whether the entry `name` (at `path`, a folder when `is_dir`) is left out.
+    fn leaves_out(
+        &self,
+        rules: Option<&IgnoreRules>,
+        name: &OsStr,
+        path: &Path,
+        is_dir: bool,
+    ) -> bool {
+        let matched = match rules {
+            Some(rules) => rules.matched(path, is_dir),
+            None => Match::None,
+        };
+        if matched.is_ignore() {
+            return true;
+        }
+        let bytes = name.as_encoded_bytes();
+        if matched.is_none() && !self.rules.hidden && bytes.starts_with(b".") {
+            return true;
+        }
+        bytes == b".git"
+            || self.ctx.policy.is_denied_name(name)
+            || self.rule_hidden.as_ref().is_some_and(|h| h(path, is_dir))
+    }
+
+    /// Opens, lists and reads the rules of the folder `job` names: None (with a problem
+    /// recorded when there is one to tell) when it cannot be walked.
+    fn open(&self, job: Job, problems: &mut Problems) -> Option<Folder> {
+        let mut dir = match job.parent.open_dir(Path::new(&job.name)) {
+            Ok(dir) => dir,
+            // No longer a folder (swapped for a symlink or a file): not walked, not reported.
+            Err(e) if is_swapped(&e) || e.raw_os_error() == Some(libc::ENOTDIR) => return None,
+            Err(e) => {
+                let path = self.ctx.display(&job.path);
+                problems.push(format!("{path}: {}", io_reason(&e)));
+                return None;
+            }
+        };
+        drop(job.parent);
+        let listed = match Listed::read(&mut dir) {
+            Ok(listed) => listed,
+            Err(e) => {
+                let path = self.ctx.display(&job.path);
+                problems.push(format!("{path}: {}", io_reason(&e)));
+                return None;
+            }
+        };
+        let rules = match job.rules.map(|r| r.enter(&dir, listed.present)).transpose() {
+            Ok(rules) => rules,
+            Err(why) => {
+                let mut line = String::new();
+                self.base.push_display(self.ctx, &job.path, &mut line);
+                line.push_str(&format!(": not searched: {why}"));
+                problems.push(line);
+                return None;
+            }
+        };
+        Some(Folder {
+            dir: Arc::new(dir),
+            listed,
+            path: job.path,
+            rel: job.rel,
+            rules,
+        })
+    }
+}
+
+impl<V> Walker<'_, V> {
+    /// Gives the entries of `folder` to the visitor and its subfolders to `more`.
+    fn walk_folder<S>(&self, folder: Folder, state: &mut S, more: &mut Vec<Job>)
+    where
+        V: Fn(&mut S, &Found<'_>),
+    {
+        let Folder {
+            dir,
+            listed,
+            mut path,
+            mut rel,
+            rules,
+        } = folder;
+        for (name, kind) in listed.entries {
+            let is_dir = kind == Kind::Dir;
+            path.push(&name);
+            if self.leaves_out(rules.as_ref(), &name, &path, is_dir) {
+                path.pop();
+                continue;
+            }
+            rel.push(&name);
+            if is_dir {
+                more.push(Job {
+                    parent: Arc::clone(&dir),
+                    name,
+                    path: path.clone(),
+                    rel: rel.clone(),
+                    rules: rules.clone(),
+                });
+            } else {
+                let found = Found {
+                    dir: &dir,
+                    name: &name,
+                    kind,
+                    path: &path,
+                    rel: &rel,
+                };
+                (self.visit)(state, &found);
+            }
+            rel.pop();
+            path.pop();
+        }
+    }
+}
+
+/// A folder opened and listed, its rules read.
+struct Folder {
+    dir: Arc<Dir>,
+    listed: Listed,
+    path: PathBuf,
+    rel: PathBuf,
+    rules: Option<IgnoreRules>,
+}
+
+/// Walks the folder `base` (whose handle it needs) with `rules`: every entry that is not a
+/// folder and that no rule leaves out is given to `visit` with the state of the thread that
+/// found it (made by `make`). Returns those states, in no particular order, and the problems
+/// met: folders that could not be opened or read, folders not entered because of an ignore
+/// file, lines of ignore files above the base that cannot be parsed.
+///
+/// Error (a refusal): the base has no handle or cannot be read, or an ignore file of the base
+/// or of a folder above it must not be read.
+pub fn walk<S, M, V>(
+    ctx: &Ctx,
+    base: &Base,
+    rules: WalkRules,
+    make: M,
+    visit: V,
+) -> Result<(Vec<S>, Problems), ToolError>
+where
+    S: Send,
+    M: Fn() -> S + Sync,
+    V: Fn(&mut S, &Found<'_>) + Sync,
+{
+    let shown = || base.display(ctx, &base.real);
+    let Some(handle) = &base.dir else {
+        return Err(ToolError::refused(format!(
+            "cannot search {}: not a folder",
+            shown()
+        )));
+    };
+    let cannot = |e: std::io::Error| {
+        ToolError::refused(format!("cannot search {}: {}", shown(), io_reason(&e)))
+    };
+    let mut top = handle.open_dir(Path::new("")).map_err(cannot)?;
+    let listed = Listed::read(&mut top).map_err(cannot)?;
+    let mut problems = Problems::default();
+    let ignore = if rules.ignored {
+        None
+    } else {
+        let bad_ignore_file = |why: String| {
+            ToolError::refused(format!(
+                "cannot search {}: {why}; search with ignored=true to skip ignore files",
+                shown()
+            ))
+        };
+        let (above, err) =
+            IgnoreRules::new(&base.real, in_git_repository(&base.real)).map_err(bad_ignore_file)?;
+        for err in err.into_iter().flat_map(each_error) {
+            problems.push(describe_walk_error(ctx, &err));
+        }
+        Some(above.enter(&top, listed.present).map_err(bad_ignore_file)?)
+    };
+    let walker = Walker {
+        ctx,
+        base,
+        rules,
+        rule_hidden: rule_hidden(ctx, base, rules.tool),
+        visit: &visit,
+    };
+    let top = Folder {
+        dir: Arc::new(top),
+        listed,
+        path: base.real.clone(),
+        rel: PathBuf::new(),
+        rules: ignore,
+    };
+    let mut first = make();
+    let mut jobs = Vec::new();
+    walker.walk_folder(top, &mut first, &mut jobs);
+    let stack = Stack {
+        state: Mutex::new(Waiting {
+            jobs,
+            busy: 0,
+            quit: false,
+        }),
+        ready: Condvar::new(),
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS);
+    let run = |state: &mut S, problems: &mut Problems| {
+        let _quit = QuitOnPanic(&stack);
+        let mut more = Vec::new();
+        while let Some(job) = stack.take() {
+            if let Some(folder) = walker.open(job, problems) {
+                walker.walk_folder(folder, state, &mut more);
+            }
+            stack.done(&mut more);
+        }
+    };
+    let mut states = Vec::with_capacity(threads);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state = make();
+                    let mut found = Problems::default();
+                    run(&mut state, &mut found);
+                    (state, found)
+                })
+            })
+            .collect();
+        run(&mut first, &mut problems);
+        states.push(first);
+        for helper in helpers {
+            match helper.join() {
+                Ok((state, found)) => {
+                    states.push(state);
+                    problems.merge(found);
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    Ok((states, problems))
+}
