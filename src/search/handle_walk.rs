@@ -14,11 +14,14 @@
 //! said so.
 //!
 //! Threads: one per available core (at most [`MAX_THREADS`]) take folders from one shared
-//! stack, newest first, so a walk goes deep before it goes wide and holds few handles open
-//! (a folder's handle lives while folders found in it wait).
+//! stack, newest first, so a walk goes deep before it goes wide. A folder's handle stays open
+//! while folders found in it wait, up to [`handle_budget`] handles at once; past that, a
+//! waiting folder is opened from the walked folder's handle by its relative path (still
+//! beneath it, no symlink followed), so a deep tree is walked whole with few handles allowed.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use ignore::Match;
@@ -33,6 +36,37 @@ use crate::workspace::context::Ctx;
 
 /// Most threads a walk uses.
 pub const MAX_THREADS: usize = 8;
+
+/// How many folder handles a walk keeps open for folders waiting to be walked: half of what
+/// the process may open (`RLIMIT_NOFILE`) past 64 kept for everything else, at least 4 and at
+/// most 4096. A walk goes on past it, opening waiting folders by relative path instead.
+pub fn handle_budget() -> usize {
+    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    usize::try_from(soft.saturating_sub(64) / 2)
+        .unwrap_or(usize::MAX)
+        .clamp(4, 4096)
+}
+
+/// A folder handle that counts itself among the open ones while it lives.
+struct Held<'w> {
+    dir: Dir,
+    open: &'w AtomicUsize,
+}
+
+impl<'w> Held<'w> {
+    fn new(dir: Dir, open: &'w AtomicUsize) -> Held<'w> {
+        open.fetch_add(1, Ordering::Relaxed);
+        Held { dir, open }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.open.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 /// A folder's entries as its handle lists them (not sorted), with their kinds; and which
 /// ignore-related names it holds.
@@ -80,9 +114,10 @@ pub struct Found<'a> {
     pub rel: &'a Path,
 }
 
-/// A folder waiting to be walked: the entry `name` of the folder `parent`.
-struct Job {
-    parent: Arc<Dir>,
+/// A folder waiting to be walked: the entry `name` of the folder `parent`, or (None: too many
+/// handles were open) the folder `rel` below the walked one.
+struct Job<'w> {
+    parent: Option<Arc<Held<'w>>>,
     name: OsString,
     path: PathBuf,
     rel: PathBuf,
@@ -92,22 +127,22 @@ struct Job {
 
 /// The folders waiting, and how many threads are walking one (the walk is over when none
 /// waits and none is being walked, or when a thread panicked).
-struct Stack {
-    state: Mutex<Waiting>,
+struct Stack<'w> {
+    state: Mutex<Waiting<'w>>,
     ready: Condvar,
 }
 
-struct Waiting {
-    jobs: Vec<Job>,
+struct Waiting<'w> {
+    jobs: Vec<Job<'w>>,
     busy: usize,
     quit: bool,
 }
 
 /// Ends the walk for every thread when the one holding it unwinds (a panic in a visitor):
 /// the others would otherwise wait for its folder forever.
-struct QuitOnPanic<'a>(&'a Stack);
+struct QuitOnPanic<'a, 'w>(&'a Stack<'w>);
 
-impl Drop for QuitOnPanic<'_> {
+impl Drop for QuitOnPanic<'_, '_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
             let mut state = self.0.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -117,9 +152,9 @@ impl Drop for QuitOnPanic<'_> {
     }
 }
 
-impl Stack {
+impl<'w> Stack<'w> {
     /// The next folder to walk, or None when the walk is over.
-    fn take(&self) -> Option<Job> {
+    fn take(&self) -> Option<Job<'w>> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         loop {
             if state.quit {
@@ -138,7 +173,7 @@ impl Stack {
     }
 
     /// A thread is done with its folder and found `more` in it.
-    fn done(&self, more: &mut Vec<Job>) {
+    fn done(&self, more: &mut Vec<Job<'w>>) {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         state.busy -= 1;
         let found = more.len();
@@ -155,6 +190,11 @@ impl Stack {
 struct Walker<'a, V> {
     ctx: &'a Ctx,
     base: &'a Base,
+    /// The walked folder's handle, for waiting folders whose parent's handle was not kept.
+    top: &'a Dir,
+    /// Folder handles open now, and how many may be kept for waiting folders.
+    open: AtomicUsize,
+    budget: usize,
     rules: WalkRules,
     rule_hidden: Option<EntryFilter>,
     visit: &'a V,
@@ -187,11 +227,21 @@ impl<V> Walker<'_, V> {
 
     /// Opens, lists and reads the rules of the folder `job` names: None (with a problem
     /// recorded when there is one to tell) when it cannot be walked.
-    fn open(&self, job: Job, problems: &mut Problems) -> Option<Folder> {
-        let mut dir = match job.parent.open_dir(Path::new(&job.name)) {
+    fn open<'w>(&'w self, job: Job<'w>, problems: &mut Problems) -> Option<Folder<'w>> {
+        let opened = match &job.parent {
+            Some(parent) => parent.dir.open_dir(Path::new(&job.name)),
+            None => self.top.open_dir(&job.rel),
+        };
+        let mut dir = match opened {
             Ok(dir) => dir,
-            // No longer a folder (swapped for a symlink or a file): not walked, not reported.
-            Err(e) if is_swapped(&e) || e.raw_os_error() == Some(libc::ENOTDIR) => return None,
+            // No longer a folder (swapped for a symlink or a file) or gone since its parent
+            // was listed: not walked, not reported.
+            Err(e)
+                if is_swapped(&e)
+                    || matches!(e.raw_os_error(), Some(libc::ENOTDIR | libc::ENOENT)) =>
+            {
+                return None;
+            }
             Err(e) => {
                 let path = self.ctx.display(&job.path);
                 problems.push(format!("{path}: {}", io_reason(&e)));
@@ -218,7 +268,7 @@ impl<V> Walker<'_, V> {
             }
         };
         Some(Folder {
-            dir: Arc::new(dir),
+            dir: Arc::new(Held::new(dir, &self.open)),
             listed,
             path: job.path,
             rel: job.rel,
@@ -229,7 +279,7 @@ impl<V> Walker<'_, V> {
 
 impl<V> Walker<'_, V> {
     /// Gives the entries of `folder` to the visitor and its subfolders to `more`.
-    fn walk_folder<S>(&self, folder: Folder, state: &mut S, more: &mut Vec<Job>)
+    fn walk_folder<'w, S>(&'w self, folder: Folder<'w>, state: &mut S, more: &mut Vec<Job<'w>>)
     where
         V: Fn(&mut S, &Found<'_>),
     {
@@ -240,6 +290,8 @@ impl<V> Walker<'_, V> {
             mut rel,
             rules,
         } = folder;
+        // Folders found here keep this handle to be opened from, unless too many are kept.
+        let keep = self.open.load(Ordering::Relaxed) <= self.budget;
         for (name, kind) in listed.entries {
             let is_dir = kind == Kind::Dir;
             path.push(&name);
@@ -250,7 +302,7 @@ impl<V> Walker<'_, V> {
             rel.push(&name);
             if is_dir {
                 more.push(Job {
-                    parent: Arc::clone(&dir),
+                    parent: keep.then(|| Arc::clone(&dir)),
                     name,
                     path: path.clone(),
                     rel: rel.clone(),
@@ -258,7 +310,7 @@ impl<V> Walker<'_, V> {
                 });
             } else {
                 let found = Found {
-                    dir: &dir,
+                    dir: &dir.dir,
                     name: &name,
                     kind,
                     path: &path,
@@ -273,8 +325,8 @@ impl<V> Walker<'_, V> {
 }
 
 /// A folder opened and listed, its rules read.
-struct Folder {
-    dir: Arc<Dir>,
+struct Folder<'w> {
+    dir: Arc<Held<'w>>,
     listed: Listed,
     path: PathBuf,
     rel: PathBuf,
@@ -333,12 +385,15 @@ where
     let walker = Walker {
         ctx,
         base,
+        top: handle,
+        open: AtomicUsize::new(0),
+        budget: handle_budget(),
         rules,
         rule_hidden: rule_hidden(ctx, base, rules.tool),
         visit: &visit,
     };
     let top = Folder {
-        dir: Arc::new(top),
+        dir: Arc::new(Held::new(top, &walker.open)),
         listed,
         path: base.real.clone(),
         rel: PathBuf::new(),

@@ -34,13 +34,13 @@ use crate::text::plural::count;
 pub const MAX_IGNORE_FILE_BYTES: u64 = 1 << 20;
 
 /// Why an ignore file that leads (symlinks followed) to an entry of `kind` holding `len` bytes
-/// must not be read: `is a fifo, not a file`, `holds 2,000,000 bytes, more than ...`. None for
-/// a regular file within [`MAX_IGNORE_FILE_BYTES`] and for a folder (which adds no rules).
+/// must not be read: `is a fifo, not a file`, `is larger than the 1048576 bytes an ignore file
+/// may hold` (its size is not told: it may be a file outside the workspace). None for a
+/// regular file within [`MAX_IGNORE_FILE_BYTES`] and for a folder (which adds no rules).
 pub fn ignore_file_problem(kind: Kind, len: u64) -> Option<String> {
     match kind {
         Kind::File if len > MAX_IGNORE_FILE_BYTES => Some(format!(
-            "holds {}, more than the {} an ignore file may",
-            count(len, "byte"),
+            "is larger than the {} an ignore file may hold",
             count(MAX_IGNORE_FILE_BYTES, "byte")
         )),
         Kind::File | Kind::Dir => None,

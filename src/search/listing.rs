@@ -9,7 +9,7 @@ use ignore::Match;
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::fileio::beneath::{Dir, Kind, is_swapped};
 use crate::fileio::fs::describe;
-use crate::search::handle_walk::Listed;
+use crate::search::handle_walk::{Listed, handle_budget};
 use crate::search::ignore_rules::{IgnoreRules, each_error};
 use crate::search::walk::{Base, WalkRules, describe_walk_error, in_git_repository};
 use crate::text::path_escape::{encode, encode_path};
@@ -134,10 +134,11 @@ fn sorted(mut listed: Listed) -> Listed {
     listed
 }
 
-/// One folder the walk is in: its handle, its listing (sorted), the ignore rules in force in
-/// it (None: `ignored`), and the next entry to look at.
+/// One folder the walk is in: its handle (None: closed, as too many were open; its folders are
+/// then opened from the listed folder's handle by relative path), its listing (sorted), the
+/// ignore rules in force in it (None: `ignored`), and the next entry to look at.
 struct Frame {
-    dir: Dir,
+    dir: Option<Dir>,
     listed: Listed,
     rules: Option<IgnoreRules>,
     next: usize,
@@ -184,8 +185,9 @@ impl Walk<'_> {
     /// name order, each folder's entries right after it. `path` is the folder's resolved path.
     fn run(&mut self, dir: Dir, listed: Listed, rules: Option<IgnoreRules>, mut path: PathBuf) {
         let mut rel = PathBuf::new();
+        let budget = handle_budget();
         let mut stack = vec![Frame {
-            dir,
+            dir: Some(dir),
             listed,
             rules,
             next: 0,
@@ -214,10 +216,21 @@ impl Walk<'_> {
                 path.pop();
                 continue;
             }
-            let mut child = match frame.dir.open_dir(Path::new(&name)) {
+            let opened = match &frame.dir {
+                Some(dir) => dir.open_dir(Path::new(&name)),
+                None => {
+                    let top = stack[0].dir.as_ref().expect("the listed folder stays open");
+                    top.open_dir(&rel.join(&name))
+                }
+            };
+            let mut child = match opened {
                 Ok(child) => child,
-                // No longer a folder (swapped for a symlink or a file): not shown.
-                Err(e) if is_swapped(&e) || e.raw_os_error() == Some(libc::ENOTDIR) => {
+                // No longer a folder (swapped for a symlink or a file) or gone since its
+                // parent was listed: not shown.
+                Err(e)
+                    if is_swapped(&e)
+                        || matches!(e.raw_os_error(), Some(libc::ENOTDIR | libc::ENOENT)) =>
+                {
                     path.pop();
                     continue;
                 }
@@ -257,11 +270,17 @@ impl Walk<'_> {
             };
             rel.push(&name);
             stack.push(Frame {
-                dir: child,
+                dir: Some(child),
                 listed,
                 rules,
                 next: 0,
             });
+            // At most `budget` handles below the listed folder's: the oldest is closed.
+            if let Some(oldest) = stack.len().checked_sub(budget + 1)
+                && oldest >= 1
+            {
+                stack[oldest].dir = None;
+            }
         }
     }
 }

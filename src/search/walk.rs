@@ -389,7 +389,9 @@ impl<S: Send, V> Drop for Worker<'_, S, V> {
     }
 }
 
-/// Paths a walk could not read: listed up to [`MAX_PROBLEMS_SHOWN`], then counted.
+/// Paths a walk could not read: the first [`MAX_PROBLEMS_SHOWN`] in sorted order listed, the
+/// rest counted. Which ones are listed does not depend on the order they were met in, so a
+/// parallel walk prints the same lines every time.
 #[derive(Debug, Default)]
 pub struct Problems {
     shown: Vec<String>,
@@ -401,8 +403,14 @@ impl Problems {
     pub fn push(&mut self, line: String) {
         if self.shown.len() < MAX_PROBLEMS_SHOWN {
             self.shown.push(line);
-        } else {
-            self.more += 1;
+            return;
+        }
+        self.more += 1;
+        // Keeps the smallest lines: the new one takes the place of the greatest when smaller.
+        if let Some(greatest) = self.shown.iter_mut().max()
+            && line < *greatest
+        {
+            *greatest = line;
         }
     }
 
@@ -515,21 +523,46 @@ pub fn compile_glob(normalized: &str, what: &str) -> Result<GlobSet, ToolError> 
 
 /// A walk error as `path: reason`, with the path relative to the current directory.
 pub fn describe_walk_error(ctx: &Ctx, err: &ignore::Error) -> String {
-    fn find(err: &ignore::Error) -> (Option<&std::path::Path>, String) {
+    fn find(err: &ignore::Error, line: Option<u64>) -> (Option<&std::path::Path>, String) {
         match err {
-            ignore::Error::WithPath { path, err } => (Some(path.as_path()), find(err).1),
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                find(err)
-            }
+            ignore::Error::WithPath { path, err } => (Some(path.as_path()), find(err, line).1),
+            ignore::Error::WithLineNumber { line, err } => find(err, Some(*line)),
+            ignore::Error::WithDepth { err, .. } => find(err, line),
             ignore::Error::Io(e) => (None, io_reason(e)),
             ignore::Error::Loop { child, .. } => (Some(child.as_path()), "symlink loop".into()),
+            ignore::Error::Glob { err, .. } => (None, bad_ignore_line(line, err)),
             other => (None, other.to_string()),
         }
     }
-    match find(err) {
+    match find(err, None) {
         (Some(p), reason) => format!("{}: {reason}", ctx.display(p)),
         (None, reason) => reason,
     }
+}
+
+/// A line of an ignore file that is not a valid pattern, told by its number and the kind of
+/// mistake only: an ignore file may be a symlink to a file outside the workspace, whose lines
+/// must not be shown (the kinds of mistake that quote the line, as an invalid range, are left
+/// unsaid). As `line 2: not a valid pattern (unclosed alternate group; missing '}')`.
+fn bad_ignore_line(line: Option<u64>, why: &str) -> String {
+    const SAFE: [&str; 7] = [
+        "invalid use of **",
+        "unclosed character class",
+        "unopened alternate group",
+        "unclosed alternate group",
+        "nested alternate groups",
+        "too many nested alternate groups",
+        "dangling '\\'",
+    ];
+    let mut out = match line {
+        Some(n) => format!("line {n}: not a valid pattern"),
+        None => "a line is not a valid pattern".to_owned(),
+    };
+    if SAFE.iter().any(|safe| why.starts_with(safe)) {
+        out.push_str(&format!(" ({why})"));
+    }
+    out.push_str("; that line is left out");
+    out
 }
 
 #[cfg(test)]
@@ -589,10 +622,13 @@ mod tests {
         assert_eq!(p.len(), 25);
         let mut out = String::new();
         p.render(&mut out);
+        // The smallest 20, whatever the order they came in.
         assert!(
-            out.starts_with("(skipped: d05: permission denied)\n"),
+            out.starts_with("(skipped: d00: permission denied)\n"),
             "{out}"
         );
+        assert!(out.contains("(skipped: d19: "), "{out}");
+        assert!(!out.contains("(skipped: d20: "), "{out}");
         assert!(
             out.ends_with("(skipped 5 more unreadable paths)\n"),
             "{out}"

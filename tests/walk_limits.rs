@@ -1,0 +1,145 @@
+//! Walks under pressure (spec 02, "glob" → "Walk"; spec 01, "Races and crashes"), from an
+//! attack on the handle walk: an ignore file that is a symlink to a file outside the workspace
+//! never has its lines printed; a deep tree is walked whole with few file handles allowed; and
+//! which problems are listed does not depend on thread timing.
+
+mod common;
+use common::*;
+
+use std::os::unix::process::CommandExt;
+
+/// The secret line an outside file holds; not a valid glob, so a parser would complain.
+const SECRET: &str = "password={hunter2";
+
+#[test]
+fn an_outside_ignore_files_lines_are_never_printed() {
+    let ws = Ws::new();
+    std::fs::write(ws.base.join("secret.txt"), format!("{SECRET}\n")).unwrap();
+    ws.write("sub/a.txt", "needle\n")
+        .symlink(ws.base.join("secret.txt"), ".gitignore");
+    for args in [
+        &["glob", "*", "sub"][..],
+        &["list-dir", "sub"],
+        &["grep", "needle", "sub"],
+    ] {
+        let out = ws.run(args);
+        let text = out.ok();
+        assert!(text.contains("a.txt"), "{args:?}: {text}");
+        assert!(
+            !text.contains("hunter2"),
+            "{args:?} shows the outside line: {text}"
+        );
+    }
+    // An inside ignore file that cannot be parsed: named with its line, not its text.
+    let ws = Ws::new();
+    ws.write("sub/a.txt", "needle\n")
+        .write(".ignore", format!("*.log\n{SECRET}\n"));
+    for args in [&["glob", "*", "sub"][..], &["list-dir", "sub"]] {
+        let text = ws.run(args).ok().to_owned();
+        assert!(!text.contains("hunter2"), "{args:?}: {text}");
+        assert!(
+            text.contains(
+                "(skipped: .ignore: line 2: not a valid pattern (unclosed alternate group"
+            ),
+            "{args:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn an_ignore_files_size_is_not_told() {
+    let ws = Ws::new();
+    ws.write("big/a.txt", "x\n");
+    let f = std::fs::File::create(ws.base.join("outside-big")).unwrap();
+    f.set_len((1 << 20) + 12_345).unwrap();
+    ws.symlink(ws.base.join("outside-big"), "big/.ignore");
+    let text = ws.run(&["glob", "**/*.txt"]).ok().to_owned();
+    assert!(
+        text.contains("(skipped: big: not searched: its .ignore is larger than the 1048576 bytes an ignore file may hold)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("12345") && !text.contains("1060921"),
+        "{text}"
+    );
+}
+
+/// A comb: `levels` folders deep, each level holding a file and two folders (`a`, which goes
+/// on, and `b`, which holds one file). Returns how many files it holds.
+fn comb(root: &std::path::Path, levels: usize) -> usize {
+    let mut dir = root.to_path_buf();
+    for _ in 0..levels {
+        std::fs::create_dir_all(dir.join("b")).unwrap();
+        std::fs::write(dir.join("b/leaf.txt"), "x").unwrap();
+        std::fs::write(dir.join("f.txt"), "x").unwrap();
+        dir.push("a");
+        std::fs::create_dir(&dir).unwrap();
+    }
+    std::fs::write(dir.join("bottom.txt"), "x").unwrap();
+    2 * levels + 1
+}
+
+#[test]
+fn a_deep_comb_is_walked_whole_with_64_file_handles() {
+    let ws = Ws::new();
+    let files = comb(&ws.path("t"), 300);
+    for args in [
+        &["glob", "**/*.txt", "--limit", "2000"][..],
+        &["list-dir", "t", "--depth", "1000", "--limit", "5000"],
+    ] {
+        let mut cmd = ws.std_cmd_in(&ws.root);
+        cmd.args(args);
+        // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let lim = libc::rlimit {
+                    rlim_cur: 64,
+                    rlim_max: 64,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let out = Run::from(cmd.output().unwrap());
+        let text = out.ok();
+        assert!(
+            !text.contains("(skipped"),
+            "{args:?}: {}",
+            &text[text.len().saturating_sub(600)..]
+        );
+        let shown = text.lines().filter(|l| l.ends_with(".txt")).count();
+        assert_eq!(shown, files, "{args:?}");
+    }
+}
+
+#[test]
+fn the_problems_listed_do_not_depend_on_thread_timing() {
+    // 40 folders whose .ignore is a FIFO: each is left out and said so; 20 are listed.
+    let ws = Ws::new();
+    for i in 0..40 {
+        ws.write(&format!("d{i:02}/x/f.txt"), "x");
+        let fifo = std::ffi::CString::new(
+            ws.path(&format!("d{i:02}/.ignore"))
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    }
+    let first = ws.run(&["glob", "**/*.txt"]).ok().to_owned();
+    let expected: Vec<String> = (0..20)
+        .map(|i| format!("(skipped: d{i:02}: not searched: its .ignore is a fifo, not a file)"))
+        .chain(["(skipped 20 more unreadable paths)".to_owned()])
+        .collect();
+    let lines: Vec<&str> = first
+        .lines()
+        .filter(|l| l.starts_with("(skipped"))
+        .collect();
+    assert_eq!(lines, expected, "{first}");
+    for _ in 0..15 {
+        assert_eq!(ws.run(&["glob", "**/*.txt"]).ok(), first);
+    }
+}
