@@ -99,6 +99,49 @@ impl Listed {
     }
 }
 
+/// What leaves an entry out of a walk through handles (glob's and list-dir's), besides what
+/// each walk leaves out itself: ignore rules, hidden names (unless `hidden` or a `!` rule lets
+/// them through), names the path policy denies, and entries a `deny` rule for the tool hides.
+pub struct LeftOut<'a> {
+    ctx: &'a Ctx,
+    hidden: bool,
+    rule_hidden: Option<EntryFilter>,
+}
+
+impl<'a> LeftOut<'a> {
+    /// The rules of a walk of `base` with `rules`.
+    pub fn new(ctx: &'a Ctx, base: &Base, rules: WalkRules) -> LeftOut<'a> {
+        LeftOut {
+            ctx,
+            hidden: rules.hidden,
+            rule_hidden: rule_hidden(ctx, base, rules.tool),
+        }
+    }
+
+    /// Whether the entry `name` (at `path`, absolute; a folder when `is_dir`) is left out,
+    /// with `ignore` the ignore rules in force in its folder (None: `ignored`).
+    pub fn entry(
+        &self,
+        ignore: Option<&IgnoreRules>,
+        name: &OsStr,
+        path: &Path,
+        is_dir: bool,
+    ) -> bool {
+        let matched = match ignore {
+            Some(ignore) => ignore.matched(path, is_dir),
+            None => Match::None,
+        };
+        if matched.is_ignore() {
+            return true;
+        }
+        if matched.is_none() && !self.hidden && name.as_encoded_bytes().starts_with(b".") {
+            return true;
+        }
+        self.ctx.policy.is_denied_name(name)
+            || self.rule_hidden.as_ref().is_some_and(|h| h(path, is_dir))
+    }
+}
+
 /// One entry a walk gives its caller: a file, symlink or other non-folder that no rule left
 /// out.
 pub struct Found<'a> {
@@ -195,36 +238,11 @@ struct Walker<'a, V> {
     /// Folder handles open now, and how many may be kept for waiting folders.
     open: AtomicUsize,
     budget: usize,
-    rules: WalkRules,
-    rule_hidden: Option<EntryFilter>,
+    left_out: LeftOut<'a>,
     visit: &'a V,
 }
 
 impl<V> Walker<'_, V> {
-    /// Whether the entry `name` (at `path`, a folder when `is_dir`) is left out.
-    fn leaves_out(
-        &self,
-        rules: Option<&IgnoreRules>,
-        name: &OsStr,
-        path: &Path,
-        is_dir: bool,
-    ) -> bool {
-        let matched = match rules {
-            Some(rules) => rules.matched(path, is_dir),
-            None => Match::None,
-        };
-        if matched.is_ignore() {
-            return true;
-        }
-        let bytes = name.as_encoded_bytes();
-        if matched.is_none() && !self.rules.hidden && bytes.starts_with(b".") {
-            return true;
-        }
-        bytes == b".git"
-            || self.ctx.policy.is_denied_name(name)
-            || self.rule_hidden.as_ref().is_some_and(|h| h(path, is_dir))
-    }
-
     /// Opens, lists and reads the rules of the folder `job` names: None (with a problem
     /// recorded when there is one to tell) when it cannot be walked.
     fn open<'w>(&'w self, job: Job<'w>, problems: &mut Problems) -> Option<Folder<'w>> {
@@ -295,7 +313,8 @@ impl<V> Walker<'_, V> {
         for (name, kind) in listed.entries {
             let is_dir = kind == Kind::Dir;
             path.push(&name);
-            if self.leaves_out(rules.as_ref(), &name, &path, is_dir) {
+            // `.git` is never walked into nor given.
+            if self.left_out.entry(rules.as_ref(), &name, &path, is_dir) || name == ".git" {
                 path.pop();
                 continue;
             }
@@ -388,8 +407,7 @@ where
         top: handle,
         open: AtomicUsize::new(0),
         budget: handle_budget(),
-        rules,
-        rule_hidden: rule_hidden(ctx, base, rules.tool),
+        left_out: LeftOut::new(ctx, base, rules),
         visit: &visit,
     };
     let top = Folder {

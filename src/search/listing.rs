@@ -4,12 +4,10 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use ignore::Match;
-
 use crate::error::{Output, ToolError, ToolResult, io_reason};
 use crate::fileio::beneath::{Dir, Kind, is_swapped};
 use crate::fileio::fs::describe;
-use crate::search::handle_walk::{Listed, handle_budget};
+use crate::search::handle_walk::{LeftOut, Listed, handle_budget};
 use crate::search::ignore_rules::{IgnoreRules, each_error};
 use crate::search::walk::{Base, WalkRules, describe_walk_error, in_git_repository};
 use crate::text::path_escape::{encode, encode_path};
@@ -72,9 +70,8 @@ pub fn listing(
     let top = sorted(Listed::read(&mut handle).map_err(cannot)?);
     let mut walk = Walk {
         ctx,
-        rules,
         max_depth: usize::try_from(depth).unwrap_or(usize::MAX),
-        rule_hidden: crate::search::walk::rule_hidden(ctx, &Base::new(dir, None), rules.tool),
+        left_out: LeftOut::new(ctx, &Base::new(dir, None), rules),
         lines: Vec::new(),
         problems: Vec::new(),
     };
@@ -147,10 +144,9 @@ struct Frame {
 /// The state of one listing's walk.
 struct Walk<'a> {
     ctx: &'a Ctx,
-    rules: WalkRules,
     /// Folders at this depth are shown, never entered.
     max_depth: usize,
-    rule_hidden: Option<crate::search::walk::EntryFilter>,
+    left_out: LeftOut<'a>,
     /// The tree's lines, in order.
     lines: Vec<String>,
     /// Folders shown but not listed, and why.
@@ -158,29 +154,6 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Whether the entry `name` (at `path`, a folder when `is_dir`) is left out: by an ignore
-    /// rule, as hidden (unless a `!` rule lets it through), by a deny-read name or a rule.
-    fn leaves_out(
-        &self,
-        ignore: Option<&IgnoreRules>,
-        name: &OsStr,
-        path: &Path,
-        is_dir: bool,
-    ) -> bool {
-        let matched = match ignore {
-            Some(ignore) => ignore.matched(path, is_dir),
-            None => Match::None,
-        };
-        if matched.is_ignore() {
-            return true;
-        }
-        if matched.is_none() && !self.rules.hidden && name.as_encoded_bytes().starts_with(b".") {
-            return true;
-        }
-        self.ctx.policy.is_denied_name(name)
-            || self.rule_hidden.as_ref().is_some_and(|h| h(path, is_dir))
-    }
-
     /// Walks depth first from `top` (the listed folder, its rules entered), its entries in
     /// name order, each folder's entries right after it. `path` is the folder's resolved path.
     fn run(&mut self, dir: Dir, listed: Listed, rules: Option<IgnoreRules>, mut path: PathBuf) {
@@ -207,7 +180,10 @@ impl Walk<'_> {
             let frame = stack.last().expect("looked at above");
             path.push(&name);
             let is_dir = kind == Kind::Dir;
-            if self.leaves_out(frame.rules.as_ref(), &name, &path, is_dir) {
+            if self
+                .left_out
+                .entry(frame.rules.as_ref(), &name, &path, is_dir)
+            {
                 path.pop();
                 continue;
             }
