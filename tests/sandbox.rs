@@ -37,6 +37,15 @@ impl Sandboxed {
             .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
             .unwrap();
         let base = std::fs::canonicalize(tmp.path()).unwrap();
+        // Commands may write anywhere under /tmp by design (spec 08), so an "outside" folder
+        // there proves nothing: say so rather than fail as if the sandbox leaked.
+        assert!(
+            !base.starts_with("/tmp"),
+            "these tests need the target folder outside /tmp (it is {}): commands may write \
+             under /tmp by design, so the outside folder would be writable; run them from a \
+             checkout elsewhere or set CARGO_TARGET_DIR",
+            base.display()
+        );
         let root = base.join("ws");
         let outside = base.join("outside");
         let home = base.join("home");
