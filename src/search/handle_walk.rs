@@ -49,6 +49,32 @@ pub fn handle_budget() -> usize {
         .clamp(4, 4096)
 }
 
+/// Whether an error opening a folder found in a listing means it is no longer there as a
+/// folder: swapped for a symlink ([`is_swapped`]) or a file (`ENOTDIR`), or removed
+/// (`ENOENT`) since its parent was listed. Such a folder is neither walked nor reported.
+pub fn vanished(e: &std::io::Error) -> bool {
+    is_swapped(e) || matches!(e.raw_os_error(), Some(libc::ENOTDIR | libc::ENOENT))
+}
+
+/// The ignore rules in force in the walked folder `top` (at `real`, its listing holding
+/// `present`): those of the folders above it, the global gitignore, and its own files. Also
+/// returns one `path: reason` line for each line of an ignore file above it that cannot be
+/// parsed. Error: why an ignore file of `top` or above it must not be read.
+pub fn top_rules(
+    ctx: &Ctx,
+    real: &Path,
+    top: &Dir,
+    present: Present,
+) -> Result<(IgnoreRules, Vec<String>), String> {
+    let (above, err) = IgnoreRules::new(real, in_git_repository(real))?;
+    let problems = err
+        .into_iter()
+        .flat_map(each_error)
+        .map(|err| describe_walk_error(ctx, &err))
+        .collect();
+    Ok((above.enter(top, present)?, problems))
+}
+
 /// A folder handle that counts itself among the open ones while it lives.
 struct Held<'w> {
     dir: Dir,
@@ -149,8 +175,6 @@ pub struct Found<'a> {
     pub dir: &'a Dir,
     /// Its name in that folder.
     pub name: &'a OsStr,
-    /// Its kind as the listing gave it.
-    pub kind: Kind,
     /// Its path: under [`Base::real`].
     pub path: &'a Path,
     /// Its path relative to the base.
@@ -252,14 +276,7 @@ impl<V> Walker<'_, V> {
         };
         let mut dir = match opened {
             Ok(dir) => dir,
-            // No longer a folder (swapped for a symlink or a file) or gone since its parent
-            // was listed: not walked, not reported.
-            Err(e)
-                if is_swapped(&e)
-                    || matches!(e.raw_os_error(), Some(libc::ENOTDIR | libc::ENOENT)) =>
-            {
-                return None;
-            }
+            Err(e) if vanished(&e) => return None,
             Err(e) => {
                 let path = self.ctx.display(&job.path);
                 problems.push(format!("{path}: {}", io_reason(&e)));
@@ -293,9 +310,7 @@ impl<V> Walker<'_, V> {
             rules,
         })
     }
-}
 
-impl<V> Walker<'_, V> {
     /// Gives the entries of `folder` to the visitor and its subfolders to `more`.
     fn walk_folder<'w, S>(&'w self, folder: Folder<'w>, state: &mut S, more: &mut Vec<Job<'w>>)
     where
@@ -331,7 +346,6 @@ impl<V> Walker<'_, V> {
                 let found = Found {
                     dir: &dir.dir,
                     name: &name,
-                    kind,
                     path: &path,
                     rel: &rel,
                 };
@@ -394,12 +408,12 @@ where
                 shown()
             ))
         };
-        let (above, err) =
-            IgnoreRules::new(&base.real, in_git_repository(&base.real)).map_err(bad_ignore_file)?;
-        for err in err.into_iter().flat_map(each_error) {
-            problems.push(describe_walk_error(ctx, &err));
+        let (rules, above) =
+            top_rules(ctx, &base.real, &top, listed.present).map_err(bad_ignore_file)?;
+        for line in above {
+            problems.push(line);
         }
-        Some(above.enter(&top, listed.present).map_err(bad_ignore_file)?)
+        Some(rules)
     };
     let walker = Walker {
         ctx,

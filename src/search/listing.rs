@@ -1,15 +1,15 @@
 //! A folder's entries as an indented tree, paged (spec 02, "list-dir"): the listing behind
-//! list-dir and read-file of a folder, and the wording of walk errors.
+//! list-dir and read-file of a folder, walked depth first through handles in name order.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Output, ToolError, ToolResult, io_reason};
-use crate::fileio::beneath::{Dir, Kind, is_swapped};
+use crate::fileio::beneath::{Dir, Kind};
 use crate::fileio::fs::describe;
-use crate::search::handle_walk::{LeftOut, Listed, handle_budget};
-use crate::search::ignore_rules::{IgnoreRules, each_error};
-use crate::search::walk::{Base, WalkRules, describe_walk_error, in_git_repository};
+use crate::search::handle_walk::{LeftOut, Listed, handle_budget, top_rules, vanished};
+use crate::search::ignore_rules::IgnoreRules;
+use crate::search::walk::{Base, WalkRules};
 use crate::text::path_escape::{encode, encode_path};
 use crate::text::plural::count;
 use crate::text::render::cut_at_boundary;
@@ -83,12 +83,10 @@ pub fn listing(
                 dir.spelled,
             ))
         };
-        let (above, err) =
-            IgnoreRules::new(&dir.real, in_git_repository(&dir.real)).map_err(bad_ignore_file)?;
-        for err in err.into_iter().flat_map(each_error) {
-            walk.problems.push(describe_walk_error(ctx, &err));
-        }
-        ignore = Some(above.enter(&handle, top.present).map_err(bad_ignore_file)?);
+        let (rules, above) =
+            top_rules(ctx, &dir.real, &handle, top.present).map_err(bad_ignore_file)?;
+        walk.problems.extend(above);
+        ignore = Some(rules);
     }
     walk.run(handle, top, ignore, dir.real.clone());
     let Walk {
@@ -201,12 +199,7 @@ impl Walk<'_> {
             };
             let mut child = match opened {
                 Ok(child) => child,
-                // No longer a folder (swapped for a symlink or a file) or gone since its
-                // parent was listed: not shown.
-                Err(e)
-                    if is_swapped(&e)
-                        || matches!(e.raw_os_error(), Some(libc::ENOTDIR | libc::ENOENT)) =>
-                {
+                Err(e) if vanished(&e) => {
                     path.pop();
                     continue;
                 }

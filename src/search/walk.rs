@@ -605,6 +605,24 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_ignore_line_is_told_without_its_text() {
+        let glob = |err: &str| ignore::Error::Glob {
+            glob: Some("secret-[z-a]".into()),
+            err: err.into(),
+        };
+        // A kind of mistake that quotes the line's characters is not said.
+        let told = bad_ignore_line(Some(3), &glob("invalid range; 'z' > 'a'").to_string());
+        assert_eq!(told, "line 3: not a valid pattern; that line is left out");
+        let told = bad_ignore_line(Some(2), "unclosed alternate group; missing '}'");
+        assert_eq!(
+            told,
+            "line 2: not a valid pattern (unclosed alternate group; missing '}'); that line is left out"
+        );
+        let told = bad_ignore_line(None, "invalid range; 'z' > 'a'");
+        assert!(!told.contains('z'), "{told}");
+    }
+
+    #[test]
     fn literal_detection() {
         assert!(is_literal_glob("Cargo.toml"));
         assert!(is_literal_glob("target/debug/agtool"));
