@@ -254,6 +254,23 @@ fn list_dir_and_glob_show_what_the_ignore_crates_walker_shows() {
         if rng.chance(30) {
             std::fs::write(&global, rules(&mut rng)).unwrap();
         }
+        // Or one that core.excludesFile names, in ~/.gitconfig or the XDG config (agtool
+        // finds the setting by hand, the crate by a regular expression).
+        if rng.chance(25) {
+            let named = rng.pick(&[
+                "~/custom-ignore",
+                "\"~/custom-ignore\"",
+                " ~/custom-ignore ",
+            ]);
+            let config = if rng.chance(50) {
+                ws.home.join(".gitconfig")
+            } else {
+                ws.home.join(".config/git/config")
+            };
+            let text = format!("[user]\n\tname = x\n[core]\n\texcludesFile = {named}\n");
+            std::fs::write(config, text).unwrap();
+            std::fs::write(ws.home.join("custom-ignore"), rules(&mut rng)).unwrap();
+        }
         // SAFETY: the one test of this binary; nothing else reads the environment meanwhile.
         unsafe {
             std::env::set_var("HOME", &ws.home);

@@ -28,6 +28,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{Error, Match};
 
 use crate::fileio::beneath::{Dir, Kind};
+use crate::search::git_global::global_gitignore;
 use crate::text::plural::count;
 
 /// Most bytes an ignore file may hold to be read (whole, into memory).
@@ -413,7 +414,7 @@ impl IgnoreRules {
         }
         parents.reverse();
         let global = match std::env::current_dir() {
-            Ok(cwd) => GitignoreBuilder::new(cwd).build_global().0,
+            Ok(cwd) => global_gitignore(&cwd),
             Err(_) => Gitignore::empty(),
         };
         let roots = parents.iter().filter(|l| l.has_git).count();
