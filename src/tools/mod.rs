@@ -186,8 +186,12 @@ pub struct ToolSpec {
     pub parent: Option<&'static str>,
     /// See [`Tool::view`]; call it through [`ToolSpec::view`].
     pub view_fn: fn(&Ctx) -> Result<ToolView, String>,
-    /// The argument JSON Schema (properties in declaration order), generated once per process.
+    /// The argument JSON Schema (properties in declaration order), made once per process from
+    /// its built-in copy (see [`args::embedded`]).
     pub schema: fn() -> &'static Value,
+    /// The argument JSON Schema as the argument type generates it now (what the built-in copy
+    /// must equal).
+    pub generate_schema: fn() -> Value,
     /// Adds the tool's flags and positionals to a clap command.
     pub augment: fn(Command) -> Command,
     /// See [`Tool::cli_fixup`].
@@ -274,7 +278,7 @@ fn prepare<T: Tool>(mut value: Value) -> Result<T::Args, ToolError> {
         )));
     }
     args::normalize_json(&mut value);
-    args::validate(args::cached_schema::<T::Args>(), &value)?;
+    args::validate(schema_of::<T>(), &value)?;
     serde_json::from_value(value)
         .map_err(|e| ToolError::usage(format!("invalid arguments for {}: {e}", T::NAME)))
 }
@@ -304,6 +308,11 @@ pub fn is_tool_or_group(name: &str) -> bool {
     name == "all" || Group::from_name(name).is_some() || find(name).is_some()
 }
 
+/// `T`'s argument schema, from its built-in copy (see [`args::embedded`]).
+fn schema_of<T: Tool>() -> &'static Value {
+    args::cached_schema::<T::Args>(args::embedded::schema_text(T::NAME))
+}
+
 /// The registry entry for `T`.
 pub fn spec<T: Tool>() -> ToolSpec {
     ToolSpec {
@@ -311,7 +320,8 @@ pub fn spec<T: Tool>() -> ToolSpec {
         meta: T::META,
         parent: T::CLI_PARENT,
         view_fn: T::view,
-        schema: args::cached_schema::<T::Args>,
+        schema: schema_of::<T>,
+        generate_schema: args::schema_for::<T::Args>,
         augment: <T::Args as clap::Args>::augment_args,
         cli_fixup: T::cli_fixup,
         run_json: run_json::<T>,
@@ -489,4 +499,56 @@ pub fn exposed_tool(ctx: &Ctx, name: &str) -> Result<Exposed, ToolError> {
         .into_iter()
         .find(|t| t.spec.name == snake)
         .ok_or_else(|| not_exposed(ctx, name, &enabled))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tool has a built-in schema, and each is, byte for byte, what its argument type
+    /// generates now. `AGTOOL_BLESS_SCHEMAS=1` writes the files instead of comparing.
+    #[test]
+    fn built_in_schemas_are_what_the_argument_types_generate() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/args/schemas");
+        let bless = std::env::var_os("AGTOOL_BLESS_SCHEMAS").is_some();
+        let mut stale = Vec::new();
+        for spec in registry() {
+            let generated = serde_json::to_string_pretty(&(spec.generate_schema)()).unwrap() + "\n";
+            let file = dir.join(format!("{}.json", spec.name));
+            if bless {
+                std::fs::write(&file, &generated).unwrap();
+                continue;
+            }
+            match args::embedded::schema_text(spec.name) {
+                Some(text) if text == generated => {}
+                Some(_) => stale.push(format!("{} differs", file.display())),
+                None => stale.push(format!("{} has no line in src/args/embedded.rs", spec.name)),
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "built-in schemas out of date ({}); run `AGTOOL_BLESS_SCHEMAS=1 cargo test --lib \
+             built_in_schemas` and add a line per new tool to src/args/embedded.rs",
+            stale.join("; ")
+        );
+        // No file or line for a tool that is gone.
+        let names: Vec<&str> = registry().iter().map(|t| t.name).collect();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let tool = name.strip_suffix(".json").unwrap_or(&name);
+            assert!(
+                names.contains(&tool),
+                "{name} in {} names no tool",
+                dir.display()
+            );
+        }
+    }
+
+    /// The schema a tool uses is the built-in one, parsed: the same value generation gives.
+    #[test]
+    fn the_schema_in_use_is_the_generated_one() {
+        for spec in registry() {
+            assert_eq!((spec.schema)(), &(spec.generate_schema)(), "{}", spec.name);
+        }
+    }
 }
