@@ -143,3 +143,70 @@ fn the_problems_listed_do_not_depend_on_thread_timing() {
         assert_eq!(ws.run(&["glob", "**/*.txt"]).ok(), first);
     }
 }
+
+/// Runs `agtool ARGS` from the root and gives up after 20 s (killing it): a walk that blocks
+/// on a FIFO must fail the test, not hang it.
+fn run_or_give_up(ws: &Ws, args: &[&str]) -> Result<Run, String> {
+    let mut child = ws
+        .std_cmd_in(&ws.root)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{args:?} still ran after 20 s"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Ok(Run::from(child.wait_with_output().unwrap()))
+}
+
+/// The global gitignore is found and read within bounds (issue 18: found by hand, not by the
+/// crate): in a repository it hides what it names; a `~/.gitconfig` that is a FIFO does not
+/// block the walk (the crate's reader opened it and waited for a writer); a global file over
+/// 1 MiB adds no rules, as an oversized ignore file anywhere else.
+#[test]
+fn the_global_gitignore_is_read_within_bounds() {
+    let ws = Ws::new();
+    ws.mkdir(".git").write("a.log", "x").write("b.txt", "x");
+    let config = ws.home.join(".gitconfig");
+    let global = ws.home.join("global-ignore");
+    std::fs::write(&config, "[core]\n\texcludesFile = ~/global-ignore\n").unwrap();
+    std::fs::write(&global, "*.log\n").unwrap();
+    let listings = [&["glob", "*"][..], &["list-dir", "."]];
+    for args in listings {
+        let text = ws.run(args).ok().to_owned();
+        assert!(text.contains("b.txt"), "{args:?}: {text}");
+        assert!(
+            !text.contains("a.log"),
+            "{args:?} shows a globally ignored file: {text}"
+        );
+    }
+
+    // Over 1 MiB: not read, so nothing is hidden by it.
+    let mut big = b"*.log\n".to_vec();
+    big.resize((1 << 20) + 10, b'\n');
+    std::fs::write(&global, &big).unwrap();
+    for args in listings {
+        let text = ws.run(args).ok().to_owned();
+        assert!(text.contains("a.log"), "{args:?}: {text}");
+    }
+
+    // ~/.gitconfig a FIFO: passed over (the XDG config, then the default file, decide).
+    std::fs::remove_file(&config).unwrap();
+    let c = std::ffi::CString::new(config.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    std::fs::create_dir_all(ws.home.join(".config/git")).unwrap();
+    std::fs::write(ws.home.join(".config/git/ignore"), "b.*\n").unwrap();
+    for args in listings {
+        let run = run_or_give_up(&ws, args).unwrap();
+        let text = run.ok();
+        assert!(text.contains("a.log"), "{args:?}: {text}");
+        assert!(!text.contains("b.txt"), "{args:?}: {text}");
+    }
+}

@@ -13,7 +13,8 @@
 //!
 //! Reading a config file: opened without blocking and read only when it is a regular file of
 //! at most [`MAX_GITCONFIG_BYTES`]; any other file is passed over as an unreadable one is (the
-//! crate would block on a FIFO and read a huge file whole).
+//! crate would block on a FIFO and read a huge file whole). The ignore file itself is read by
+//! [`super::ignore_rules`], with the bounds of every other ignore file.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -21,26 +22,8 @@ use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-
 /// Most bytes a git config file may hold to be searched for `core.excludesFile`.
 pub const MAX_GITCONFIG_BYTES: u64 = 1 << 20;
-
-/// The global gitignore's rules, matched against paths under `cwd` (the crate's convention);
-/// empty when no file is named or found, or when it cannot be read. Lines the file cannot
-/// hold are skipped, as the crate skips them.
-pub fn global_gitignore(cwd: &Path) -> Gitignore {
-    let Some(path) = excludes_file_path() else {
-        return Gitignore::empty();
-    };
-    if !path.is_file() {
-        return Gitignore::empty();
-    }
-    let mut builder = GitignoreBuilder::new(cwd);
-    // A partial error (one bad line) keeps the other lines, as `build_global` does.
-    let _ = builder.add(&path);
-    builder.build().unwrap_or_else(|_| Gitignore::empty())
-}
 
 /// The path of the global gitignore file (see the module doc for where it is looked for);
 /// None without a home folder and without `XDG_CONFIG_HOME`.

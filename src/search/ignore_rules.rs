@@ -28,7 +28,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{Error, Match};
 
 use crate::fileio::beneath::{Dir, Kind};
-use crate::search::git_global::global_gitignore;
+use crate::search::git_global::excludes_file_path;
 use crate::text::plural::count;
 
 /// Most bytes an ignore file may hold to be read (whole, into memory).
@@ -247,6 +247,25 @@ fn matcher(at: Place<'_>, rel: &Path, root: &Path) -> Result<(Gitignore, Option<
     Ok((gi, one_error(errs)))
 }
 
+/// The global gitignore's rules (the file [`excludes_file_path`] names), matching paths under
+/// `cwd` as the crate's do. Read like the walk's other ignore files: a regular file of at most
+/// [`MAX_IGNORE_FILE_BYTES`], symlinks followed; lines it cannot hold are left out. A file that
+/// is missing, unreadable or must not be read adds no rules and no message, as the crate says
+/// nothing when the file is not a regular one.
+fn global_rules(cwd: &Path) -> Gitignore {
+    let Some(path) = excludes_file_path() else {
+        return Gitignore::empty();
+    };
+    let path = cwd.join(path);
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return Gitignore::empty();
+    };
+    match matcher(Place::Path(folder), Path::new(name), cwd) {
+        Ok((rules, _)) => rules,
+        Err(_) => Gitignore::empty(),
+    }
+}
+
 /// An ignore file that must not be read: its path, its name relative to its folder when it is
 /// there, and why ([`ignore_file_problem`]).
 #[derive(Debug)]
@@ -414,7 +433,7 @@ impl IgnoreRules {
         }
         parents.reverse();
         let global = match std::env::current_dir() {
-            Ok(cwd) => global_gitignore(&cwd),
+            Ok(cwd) => global_rules(&cwd),
             Err(_) => Gitignore::empty(),
         };
         let roots = parents.iter().filter(|l| l.has_git).count();
