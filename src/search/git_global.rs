@@ -28,21 +28,49 @@ pub const MAX_GITCONFIG_BYTES: u64 = 1 << 20;
 /// The path of the global gitignore file (see the module doc for where it is looked for);
 /// None without a home folder and without `XDG_CONFIG_HOME`.
 pub fn excludes_file_path() -> Option<PathBuf> {
-    let from_config = |path: Option<PathBuf>| -> Option<PathBuf> {
-        let data = read_config(&path?)?;
-        let value = excludes_file_setting(&data)?;
-        let value = std::str::from_utf8(value).ok()?;
-        Some(PathBuf::from(expand_tilde(value)))
-    };
-    from_config(non_empty_var("GIT_CONFIG_GLOBAL").map(PathBuf::from))
-        .or_else(|| from_config(home_dir().map(|h| h.join(".gitconfig"))))
-        .or_else(|| from_config(xdg_config_home().map(|x| x.join("git/config"))))
-        .or_else(|| {
-            let system = non_empty_var("GIT_CONFIG_SYSTEM")
-                .map_or_else(|| PathBuf::from("/etc/gitconfig"), PathBuf::from);
-            from_config(Some(system))
+    config_files()
+        .into_iter()
+        .find_map(|path| {
+            let data = read_config(&path)?;
+            let value = excludes_file_setting(&data)?;
+            let value = std::str::from_utf8(value).ok()?;
+            Some(PathBuf::from(expand_tilde(value)))
         })
         .or_else(|| xdg_config_home().map(|x| x.join("git/ignore")))
+}
+
+/// The git config files that may set `core.excludesFile`, first one deciding: the global
+/// ones, then the system one.
+fn config_files() -> Vec<PathBuf> {
+    let system = non_empty_var("GIT_CONFIG_SYSTEM")
+        .map_or_else(|| PathBuf::from("/etc/gitconfig"), PathBuf::from);
+    [
+        non_empty_var("GIT_CONFIG_GLOBAL").map(PathBuf::from),
+        home_dir().map(|h| h.join(".gitconfig")),
+        xdg_config_home().map(|x| x.join("git/config")),
+        Some(system),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Whether the `ignore` crate's own lookup of the global gitignore (grep's walker runs it) is
+/// safe to let run: each git config file it may open is missing or a regular file of at most
+/// [`MAX_GITCONFIG_BYTES`] (the crate opens a FIFO and waits for a writer, and reads any file
+/// whole), and the ignore file named is missing, not a regular file (the crate passes those
+/// over) or at most `max_ignore_bytes`. When false, grep walks without the global gitignore.
+pub fn crate_lookup_is_safe(max_ignore_bytes: u64) -> bool {
+    // A folder is fine: the crate's read of it fails at once.
+    let config_ok = |path: &PathBuf| match std::fs::metadata(path) {
+        Ok(meta) => meta.is_dir() || (meta.is_file() && meta.len() <= MAX_GITCONFIG_BYTES),
+        Err(_) => true,
+    };
+    let ignore_ok = |path: PathBuf| match std::fs::metadata(path) {
+        Ok(meta) => !meta.is_file() || meta.len() <= max_ignore_bytes,
+        Err(_) => true,
+    };
+    config_files().iter().all(config_ok) && excludes_file_path().is_none_or(ignore_ok)
 }
 
 /// The value of the first `excludesFile = <value>` setting in a git config file's bytes, the

@@ -29,7 +29,8 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 
 use crate::error::{ToolError, io_reason};
 use crate::fileio::beneath::{Dir, Kind, Stat};
-use crate::search::ignore_rules::ignore_file_problem;
+use crate::search::git_global::crate_lookup_is_safe;
+use crate::search::ignore_rules::{MAX_IGNORE_FILE_BYTES, ignore_file_problem};
 use crate::text::path_escape::push_encoded;
 use crate::text::plural::count;
 use crate::workspace::context::Ctx;
@@ -251,7 +252,8 @@ pub fn builder(
         .require_git(in_git_repository(&base.real))
         .git_ignore(respect)
         .git_exclude(respect)
-        .git_global(respect)
+        // The crate's own lookup would wait on a FIFO config or read a huge file whole.
+        .git_global(respect && crate_lookup_is_safe(MAX_IGNORE_FILE_BYTES))
         .ignore(respect)
         .parents(respect);
     let policy = ctx.policy.clone();
