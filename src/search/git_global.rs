@@ -15,6 +15,9 @@
 //! at most [`MAX_GITCONFIG_BYTES`]; any other file is passed over as an unreadable one is (the
 //! crate would block on a FIFO and read a huge file whole). The ignore file itself is read by
 //! [`super::ignore_rules`], with the bounds of every other ignore file.
+//!
+//! grep walks with the crate's walker, which cannot take rules from outside, so it still lets
+//! the crate look; [`crate_lookup_is_safe`] first checks the files the crate would open.
 
 use std::ffi::OsString;
 use std::fs::File;
