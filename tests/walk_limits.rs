@@ -218,3 +218,82 @@ fn the_global_gitignore_is_read_within_bounds() {
         }
     }
 }
+
+/// From an attack on the hand-made lookup of the global gitignore:
+/// - a config of a million blank lines is searched in one pass (it took minutes: every line
+///   start skipped the blank lines after it again);
+/// - `excludesFile = <file>/` names no file, as for the crate (the ending was dropped);
+/// - `GIT_CONFIG_GLOBAL=/dev/null`, the usual way to keep git's config out of a test, leaves
+///   grep its global gitignore;
+/// - a config or ignore file under /proc that claims 0 bytes but never ends does not send grep
+///   reading it (it grew to gigabytes, then aborted on an allocation).
+#[test]
+fn the_global_gitignore_lookup_holds_against_odd_configs() {
+    let ws = Ws::new();
+    ws.mkdir(".git").write("a.txt", "x\n").write("b.md", "x\n");
+    std::fs::create_dir_all(ws.home.join(".config/git")).unwrap();
+    std::fs::write(ws.home.join(".config/git/ignore"), "*.md\n").unwrap();
+    let config = ws.home.join(".gitconfig");
+    let listings = [
+        &["glob", "*"][..],
+        &["list-dir", "."],
+        &["grep", "x", "--output", "files"],
+    ];
+    let shows = |ws: &Ws, env: &[(&str, &str)], args: &[&str]| -> String {
+        let mut c = ws.std_cmd_in(&ws.root);
+        c.args(args).envs(env.iter().copied());
+        let start = std::time::Instant::now();
+        let out = Run::from(c.output().unwrap());
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+        out.ok().to_owned()
+    };
+
+    std::fs::write(&config, vec![b'\n'; 1 << 20]).unwrap();
+    for args in listings {
+        let text = shows(&ws, &[], args);
+        assert!(
+            text.contains("a.txt") && !text.contains("b.md"),
+            "{args:?}: {text}"
+        );
+    }
+
+    std::fs::write(ws.home.join("named"), "a.txt\n").unwrap();
+    let named = ws.home.join("named").display().to_string();
+    for ending in ["/", "/."] {
+        std::fs::write(
+            &config,
+            format!("[core]\n\texcludesFile = {named}{ending}\n"),
+        )
+        .unwrap();
+        for args in listings {
+            let text = shows(&ws, &[], args);
+            assert!(text.contains("a.txt"), "{ending:?} {args:?}: {text}");
+        }
+    }
+    std::fs::remove_file(&config).unwrap();
+
+    for args in listings {
+        let text = shows(&ws, &[("GIT_CONFIG_GLOBAL", "/dev/null")], args);
+        assert!(
+            text.contains("a.txt") && !text.contains("b.md"),
+            "{args:?}: {text}"
+        );
+    }
+
+    if std::fs::metadata("/proc/self/pagemap").is_ok() {
+        let env = [("GIT_CONFIG_GLOBAL", "/proc/self/pagemap")];
+        for args in listings {
+            let text = shows(&ws, &env, args);
+            assert!(text.contains("a.txt"), "{args:?}: {text}");
+        }
+        std::fs::write(&config, "[core]\n\texcludesFile = /proc/self/pagemap\n").unwrap();
+        for args in listings {
+            let text = shows(&ws, &[], args);
+            assert!(text.contains("a.txt"), "{args:?}: {text}");
+        }
+    }
+}

@@ -22,7 +22,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// Most bytes a git config file may hold to be searched for `core.excludesFile`.
@@ -59,19 +59,29 @@ fn config_files() -> Vec<PathBuf> {
 }
 
 /// Whether the `ignore` crate's own lookup of the global gitignore (grep's walker runs it) is
-/// safe to let run: each git config file it may open is missing or a regular file of at most
-/// [`MAX_GITCONFIG_BYTES`] (the crate opens a FIFO and waits for a writer, and reads any file
-/// whole), and the ignore file named is missing, not a regular file (the crate passes those
-/// over) or at most `max_ignore_bytes`. When false, grep walks without the global gitignore.
+/// safe to let run. The crate opens each config file it tries without a timeout and reads it
+/// whole, then reads the ignore file it names whole when that is a regular file. So each config
+/// file must be missing or unopenable, a folder or a socket (its read or open fails at once),
+/// the null device, or a file that reads to its end within [`MAX_GITCONFIG_BYTES`] (a FIFO would
+/// wait for a writer; `/dev/zero` and procfs files such as `/proc/self/pagemap`, which say they
+/// hold 0 bytes, never end); and the ignore file must not be a regular file that reads past
+/// `max_ignore_bytes`. Each file is read here (bounded, without blocking) to know. When false,
+/// grep walks without the global gitignore. A file swapped between this check and the crate's
+/// read is not covered.
 pub fn crate_lookup_is_safe(max_ignore_bytes: u64) -> bool {
-    // A folder is fine: the crate's read of it fails at once.
     let config_ok = |path: &PathBuf| match std::fs::metadata(path) {
-        Ok(meta) => meta.is_dir() || (meta.is_file() && meta.len() <= MAX_GITCONFIG_BYTES),
         Err(_) => true,
+        Ok(meta) => {
+            let kind = meta.file_type();
+            kind.is_dir()
+                || kind.is_socket()
+                || (kind.is_char_device() && meta.rdev() == libc::makedev(1, 3))
+                || (kind.is_file() && read_bounded(path, MAX_GITCONFIG_BYTES).is_some())
+        }
     };
-    let ignore_ok = |path: PathBuf| match std::fs::metadata(path) {
-        Ok(meta) => !meta.is_file() || meta.len() <= max_ignore_bytes,
-        Err(_) => true,
+    let ignore_ok = |path: PathBuf| match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_file() => read_bounded(&path, max_ignore_bytes).is_some(),
+        _ => true,
     };
     config_files().iter().all(config_ok) && excludes_file_path().is_none_or(ignore_ok)
 }
@@ -85,11 +95,15 @@ pub fn crate_lookup_is_safe(max_ignore_bytes: u64) -> bool {
 pub fn excludes_file_setting(data: &[u8]) -> Option<&[u8]> {
     let mut start = 0;
     loop {
-        if let Some(value) = setting_at(data, start) {
+        // From a line start, a match skips blanks (line breaks too) to the key. From every
+        // line start up to the key it would skip to the same place and fail the same way, so
+        // the next try is on the line after the key's: one pass over the data, not one per
+        // blank line.
+        let key = skip_blanks(data, start);
+        if let Some(value) = setting_at_key(data, key) {
             return Some(value);
         }
-        // The next line start.
-        start += memchr::memchr(b'\n', &data[start..])? + 1;
+        start = key + memchr::memchr(b'\n', &data[key..])? + 1;
     }
 }
 
@@ -118,10 +132,10 @@ fn blanks_to_line_end(data: &[u8], mut i: usize) -> bool {
     true
 }
 
-/// The setting's value when a match starts at the line start `start`.
-fn setting_at(data: &[u8], start: usize) -> Option<&[u8]> {
+/// The setting's value when the key of a match is at `key` (the first non-blank byte after a
+/// line start).
+fn setting_at_key(data: &[u8], key: usize) -> Option<&[u8]> {
     const KEY: &[u8] = b"excludesfile";
-    let key = skip_blanks(data, start);
     let key_end = key.checked_add(KEY.len()).filter(|&e| e <= data.len())?;
     if !data[key..key_end].eq_ignore_ascii_case(KEY) {
         return None;
@@ -163,25 +177,28 @@ fn value_at(data: &[u8], at: usize) -> Option<&[u8]> {
     None
 }
 
-/// A git config file's bytes; None when it cannot be opened, is not a regular file or holds
-/// more than [`MAX_GITCONFIG_BYTES`].
+/// A git config file's bytes; None when it cannot be opened or read, is not a regular file or
+/// holds more than [`MAX_GITCONFIG_BYTES`].
 fn read_config(path: &Path) -> Option<Vec<u8>> {
+    read_bounded(path, MAX_GITCONFIG_BYTES)
+}
+
+/// The bytes of the regular file at `path` (symlinks followed), opened without blocking and
+/// without becoming a controlling terminal; None when it cannot be opened or read, is not a
+/// regular file, or reads past `max` bytes (whatever size it claims: procfs files claim 0).
+fn read_bounded(path: &Path, max: u64) -> Option<Vec<u8>> {
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)
         .ok()?;
     let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_GITCONFIG_BYTES {
+    if !meta.is_file() || meta.len() > max {
         return None;
     }
     let mut data = Vec::with_capacity(meta.len() as usize);
-    // The file may grow after the check: read no more than the limit allows.
-    (&file as &File)
-        .take(MAX_GITCONFIG_BYTES + 1)
-        .read_to_end(&mut data)
-        .ok()?;
-    (data.len() as u64 <= MAX_GITCONFIG_BYTES).then_some(data)
+    (&file as &File).take(max + 1).read_to_end(&mut data).ok()?;
+    (data.len() as u64 <= max).then_some(data)
 }
 
 /// `~` or `~/…` with the home folder put in; any other value as it is.

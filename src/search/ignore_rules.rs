@@ -257,6 +257,11 @@ fn global_rules(cwd: &Path) -> Gitignore {
         return Gitignore::empty();
     };
     let path = cwd.join(path);
+    // The path as given must lead to a regular file, as the crate checks: `file/` or `file/.`
+    // do not, though splitting them below would drop the ending.
+    if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        return Gitignore::empty();
+    }
     let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
         return Gitignore::empty();
     };
