@@ -226,7 +226,9 @@ fn the_global_gitignore_is_read_within_bounds() {
 /// - `GIT_CONFIG_GLOBAL=/dev/null`, the usual way to keep git's config out of a test, leaves
 ///   grep its global gitignore;
 /// - a config or ignore file under /proc that claims 0 bytes but never ends does not send grep
-///   reading it (it grew to gigabytes, then aborted on an allocation).
+///   reading it (it grew to gigabytes, then aborted on an allocation);
+/// - a config that opens but cannot be read, or a FIFO config after the one that names the
+///   file, leaves grep its global gitignore (a second attack: grep dropped it).
 #[test]
 fn the_global_gitignore_lookup_holds_against_odd_configs() {
     let ws = Ws::new();
@@ -283,6 +285,32 @@ fn the_global_gitignore_lookup_holds_against_odd_configs() {
             "{args:?}: {text}"
         );
     }
+
+    // A config the crate opens but cannot read (EIO) is passed over, by grep's check too.
+    if std::fs::metadata("/proc/self/mem").is_ok() {
+        for args in listings {
+            let text = shows(&ws, &[("GIT_CONFIG_GLOBAL", "/proc/self/mem")], args);
+            assert!(
+                text.contains("a.txt") && !text.contains("b.md"),
+                "{args:?}: {text}"
+            );
+        }
+    }
+
+    // A FIFO after the config that names the file is never opened, by the crate either.
+    let fifo = ws.home.join("fifo");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    std::fs::write(&config, format!("[core]\n\texcludesFile = {named}\n")).unwrap();
+    let env = [("GIT_CONFIG_SYSTEM", fifo.to_str().unwrap())];
+    for args in listings {
+        let text = shows(&ws, &env, args);
+        assert!(
+            text.contains("b.md") && !text.contains("a.txt"),
+            "{args:?}: {text}"
+        );
+    }
+    std::fs::remove_file(&config).unwrap();
 
     if std::fs::metadata("/proc/self/pagemap").is_ok() {
         let env = [("GIT_CONFIG_GLOBAL", "/proc/self/pagemap")];

@@ -11,9 +11,9 @@
 //! row). [`excludes_file_setting`] matches the same lines by hand; a test holds it to the
 //! crate's expression on generated config files.
 //!
-//! Reading a config file: opened without blocking and read only when it is a regular file of
-//! at most [`MAX_GITCONFIG_BYTES`]; any other file is passed over as an unreadable one is (the
-//! crate would block on a FIFO and read a huge file whole). The ignore file itself is read by
+//! Reading a config file ([`probe`]): opened without blocking and read only when it is a
+//! regular file that ends within [`MAX_GITCONFIG_BYTES`]; any other file is passed over as an
+//! unreadable one is (the crate would block on a FIFO and read a huge file whole). The ignore file itself is read by
 //! [`super::ignore_rules`], with the bounds of every other ignore file.
 //!
 //! grep walks with the crate's walker, which cannot take rules from outside, so it still lets
@@ -33,13 +33,23 @@ pub const MAX_GITCONFIG_BYTES: u64 = 1 << 20;
 pub fn excludes_file_path() -> Option<PathBuf> {
     config_files()
         .into_iter()
-        .find_map(|path| {
-            let data = read_config(&path)?;
-            let value = excludes_file_setting(&data)?;
-            let value = std::str::from_utf8(value).ok()?;
-            Some(PathBuf::from(expand_tilde(value)))
+        .find_map(|path| match probe(&path, MAX_GITCONFIG_BYTES) {
+            Probe::Bytes(data) => setting_path(&data),
+            Probe::Nothing | Probe::Endless => None,
         })
-        .or_else(|| xdg_config_home().map(|x| x.join("git/ignore")))
+        .or_else(default_excludes_file)
+}
+
+/// The ignore file a config file's bytes name (`~` put in); None when none is named or the
+/// value is not UTF-8 (the next config file decides then, as for the crate).
+fn setting_path(data: &[u8]) -> Option<PathBuf> {
+    let value = std::str::from_utf8(excludes_file_setting(data)?).ok()?;
+    Some(PathBuf::from(expand_tilde(value)))
+}
+
+/// The global gitignore when no config file names one: `$XDG_CONFIG_HOME/git/ignore`.
+fn default_excludes_file() -> Option<PathBuf> {
+    xdg_config_home().map(|x| x.join("git/ignore"))
 }
 
 /// The git config files that may set `core.excludesFile`, first one deciding: the global
@@ -59,31 +69,32 @@ fn config_files() -> Vec<PathBuf> {
 }
 
 /// Whether the `ignore` crate's own lookup of the global gitignore (grep's walker runs it) is
-/// safe to let run. The crate opens each config file it tries without a timeout and reads it
-/// whole, then reads the ignore file it names whole when that is a regular file. So each config
-/// file must be missing or unopenable, a folder or a socket (its read or open fails at once),
-/// the null device, or a file that reads to its end within [`MAX_GITCONFIG_BYTES`] (a FIFO would
-/// wait for a writer; `/dev/zero` and procfs files such as `/proc/self/pagemap`, which say they
-/// hold 0 bytes, never end); and the ignore file must not be a regular file that reads past
-/// `max_ignore_bytes`. Each file is read here (bounded, without blocking) to know. When false,
+/// safe to let run. The crate opens the config files in order, without a timeout, reading each
+/// whole until one names the file, then reads that file whole when it is a regular one. So the
+/// lookup is followed here the same way, each file read bounded and without blocking
+/// ([`probe`]): false as soon as a file the crate would read never ends or is larger than the
+/// bound ([`MAX_GITCONFIG_BYTES`] for a config, `max_ignore_bytes` for the ignore file). A
+/// file the crate cannot open or read is passed over, as the crate passes it over. When false,
 /// grep walks without the global gitignore. A file swapped between this check and the crate's
 /// read is not covered.
 pub fn crate_lookup_is_safe(max_ignore_bytes: u64) -> bool {
-    let config_ok = |path: &PathBuf| match std::fs::metadata(path) {
-        Err(_) => true,
-        Ok(meta) => {
-            let kind = meta.file_type();
-            kind.is_dir()
-                || kind.is_socket()
-                || (kind.is_char_device() && meta.rdev() == libc::makedev(1, 3))
-                || (kind.is_file() && read_bounded(path, MAX_GITCONFIG_BYTES).is_some())
+    let ignore_ok = |path: PathBuf| {
+        // The crate reads only a regular file.
+        !std::fs::metadata(&path).is_ok_and(|m| m.is_file())
+            || !matches!(probe(&path, max_ignore_bytes), Probe::Endless)
+    };
+    for path in config_files() {
+        match probe(&path, MAX_GITCONFIG_BYTES) {
+            Probe::Endless => return false,
+            Probe::Nothing => {}
+            Probe::Bytes(data) => {
+                if let Some(named) = setting_path(&data) {
+                    return ignore_ok(named);
+                }
+            }
         }
-    };
-    let ignore_ok = |path: PathBuf| match std::fs::metadata(&path) {
-        Ok(meta) if meta.is_file() => read_bounded(&path, max_ignore_bytes).is_some(),
-        _ => true,
-    };
-    config_files().iter().all(config_ok) && excludes_file_path().is_none_or(ignore_ok)
+    }
+    default_excludes_file().is_none_or(ignore_ok)
 }
 
 /// The value of the first `excludesFile = <value>` setting in a git config file's bytes, the
@@ -177,28 +188,54 @@ fn value_at(data: &[u8], at: usize) -> Option<&[u8]> {
     None
 }
 
-/// A git config file's bytes; None when it cannot be opened or read, is not a regular file or
-/// holds more than [`MAX_GITCONFIG_BYTES`].
-fn read_config(path: &Path) -> Option<Vec<u8>> {
-    read_bounded(path, MAX_GITCONFIG_BYTES)
+/// What reading a file whole comes to, bounded (see [`probe`]).
+#[derive(Debug, PartialEq, Eq)]
+enum Probe {
+    /// Its bytes: a regular file that ends within the bound.
+    Bytes(Vec<u8>),
+    /// Nothing to read, at once: missing, unopenable, a folder, a socket, the null device, or
+    /// a read that fails before giving any byte.
+    Nothing,
+    /// A read that would not end within the bound or would wait: a regular file past the bound
+    /// (whatever size it claims: procfs files claim 0) or failing after some bytes, a FIFO,
+    /// any other device.
+    Endless,
 }
 
-/// The bytes of the regular file at `path` (symlinks followed), opened without blocking and
-/// without becoming a controlling terminal; None when it cannot be opened or read, is not a
-/// regular file, or reads past `max` bytes (whatever size it claims: procfs files claim 0).
-fn read_bounded(path: &Path, max: u64) -> Option<Vec<u8>> {
-    let file = std::fs::OpenOptions::new()
+/// Reads the file at `path` (symlinks followed) as a plain whole read would, but opened without
+/// blocking and without becoming a controlling terminal, and at most `max` bytes.
+fn probe(path: &Path, max: u64) -> Probe {
+    let Ok(file) = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)
-        .ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > max {
-        return None;
+    else {
+        return Probe::Nothing;
+    };
+    let Ok(meta) = file.metadata() else {
+        return Probe::Nothing;
+    };
+    let kind = meta.file_type();
+    if kind.is_dir()
+        || kind.is_socket()
+        || (kind.is_char_device() && meta.rdev() == libc::makedev(1, 3))
+    {
+        return Probe::Nothing;
+    }
+    if !kind.is_file() || meta.len() > max {
+        return Probe::Endless;
     }
     let mut data = Vec::with_capacity(meta.len() as usize);
-    (&file as &File).take(max + 1).read_to_end(&mut data).ok()?;
-    (data.len() as u64 <= max).then_some(data)
+    match (&file as &File).take(max + 1).read_to_end(&mut data) {
+        Ok(_) if data.len() as u64 <= max => Probe::Bytes(data),
+        Ok(_) => Probe::Endless,
+        // A file that fails at once fails the crate's read too. One that fails after giving
+        // bytes may have failed on this read's size alone (procfs files such as
+        // `/proc/self/pagemap` refuse sizes that are not a multiple of 8), so it counts as
+        // never ending, as does one that would block.
+        Err(e) if e.kind() != std::io::ErrorKind::WouldBlock && data.is_empty() => Probe::Nothing,
+        Err(_) => Probe::Endless,
+    }
 }
 
 /// `~` or `~/…` with the home folder put in; any other value as it is.
@@ -345,17 +382,20 @@ mod tests {
         let fifo = dir.path().join("fifo");
         let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        assert_eq!(read_config(&fifo), None);
+        assert_eq!(probe(&fifo, MAX_GITCONFIG_BYTES), Probe::Endless);
         let huge = dir.path().join("huge");
         let f = File::create(&huge).unwrap();
         f.set_len(MAX_GITCONFIG_BYTES + 1).unwrap();
-        assert_eq!(read_config(&huge), None);
+        assert_eq!(probe(&huge, MAX_GITCONFIG_BYTES), Probe::Endless);
         let fits = dir.path().join("fits");
         std::fs::write(&fits, b"[core]\n\texcludesFile = /x\n").unwrap();
         assert_eq!(
-            read_config(&fits).as_deref(),
-            Some(&b"[core]\n\texcludesFile = /x\n"[..])
+            probe(&fits, MAX_GITCONFIG_BYTES),
+            Probe::Bytes(b"[core]\n\texcludesFile = /x\n".to_vec())
         );
+        assert_eq!(probe(dir.path(), MAX_GITCONFIG_BYTES), Probe::Nothing);
+        assert_eq!(probe(&dir.path().join("none"), 9), Probe::Nothing);
+        assert_eq!(probe(Path::new("/dev/null"), 9), Probe::Nothing);
     }
 
     #[test]
