@@ -21,13 +21,7 @@ CARGO_TARGET_DIR=$TARGET CARGO_PROFILE_RELEASE_STRIP=false \
 BIN=$(realpath "$TARGET/release/agtool")
 SHARES=$(realpath bench/profile_shares.py)
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/ws/.git" "$work/ws/one"
-head -c 4096 /dev/urandom | base64 -w 76 | head -c 4096 > "$work/ws/f4k.txt"
-touch "$work/ws/one/x"
-cd "$work/ws"
-"$BIN" read-file f4k.txt >/dev/null
+source bench/startup_ws.sh "$BIN"
 for call in "read-file f4k.txt" "list-dir one"; do
     perf record -q -F 20000 --call-graph dwarf,32768 -o "$work/perf.data" -- \
         sh -c "for i in \$(seq $RUNS); do $BIN $call >/dev/null; done" >/dev/null 2>&1

@@ -29,13 +29,7 @@ relro=$((16#${relro_hex:-0}))
 echo "binary: $AGTOOL ($(stat -c %s "$AGTOOL") bytes)"
 echo "relative relocations: $relocs; .data.rel.ro: $relro bytes"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/ws/.git" "$work/ws/one"
-head -c 4096 /dev/urandom | base64 -w 76 | head -c 4096 > "$work/ws/f4k.txt"
-touch "$work/ws/one/x"
-cd "$work/ws"
-"$AGTOOL" read-file f4k.txt >/dev/null   # the state folder exists before the runs
+source bench/startup_ws.sh "$AGTOOL"
 
 printf '\n| command | CPU ms | page faults |\n| --- | --- | --- |\n'
 measure() {
