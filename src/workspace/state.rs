@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+pub mod read_log;
 mod repair;
 use repair::{check_schema, file_id, kind_of};
 
@@ -235,6 +236,7 @@ impl StateStore {
 
     /// Records that `agent` was shown `tag` for `real_path` (freshness registration, spec 01).
     pub fn record_tag(&self, agent: &str, real_path: &Path, tag: &str) -> StateResult<()> {
+        self.fold_reads()?;
         self.conn
             .execute(
                 "INSERT INTO freshness (agent, path, tag, at_ms) VALUES (?1, ?2, ?3, ?4)
@@ -247,6 +249,7 @@ impl StateStore {
 
     /// The tag `agent` was last shown for `real_path`, if any.
     pub fn recorded_tag(&self, agent: &str, real_path: &Path) -> StateResult<Option<String>> {
+        self.fold_reads()?;
         self.conn
             .query_row(
                 "SELECT tag FROM freshness WHERE agent = ?1 AND path = ?2",
@@ -260,6 +263,7 @@ impl StateStore {
     /// Drops the entries (every agent) for `real_path` and, when it is a folder, everything
     /// under it. Returns how many rows went.
     pub fn forget(&self, real_path: &Path) -> StateResult<usize> {
+        self.fold_reads()?;
         let key = path_key(real_path);
         let prefix = format!("{}/", key.trim_end_matches('/'));
         self.conn
@@ -275,6 +279,7 @@ impl StateStore {
     /// a moved file). Entries already kept for `to` and under it are dropped first: they
     /// described what the move replaced. Returns how many entries moved. One transaction.
     pub fn move_entries(&self, from: &Path, to: &Path) -> StateResult<usize> {
+        self.fold_reads()?;
         let (old, new) = (path_key(from), path_key(to));
         let old = old.trim_end_matches('/').to_owned();
         let new = new.trim_end_matches('/').to_owned();
@@ -305,6 +310,7 @@ impl StateStore {
         if last.is_some_and(|t| (0..PRUNE_EVERY_MS).contains(&(now - t))) {
             return Ok(0);
         }
+        self.fold_reads()?;
         let cutoff = now.saturating_sub(i64::try_from(idle.as_millis()).unwrap_or(i64::MAX));
         let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
         let gone = (|| {
@@ -329,8 +335,9 @@ impl StateStore {
         Ok(gone)
     }
 
-    /// Empties every table.
+    /// Empties every table and the read log.
     pub fn reset(&self) -> StateResult<()> {
+        self.clear_reads()?;
         self.conn
             .execute_batch("DELETE FROM freshness; DELETE FROM failures;")
             .map_err(|e| self.err(e))
@@ -338,6 +345,7 @@ impl StateStore {
 
     /// Every freshness entry, ordered by path then agent.
     pub fn entries(&self) -> StateResult<Vec<FreshnessEntry>> {
+        self.fold_reads()?;
         let mut stmt = self
             .conn
             .prepare("SELECT agent, path, tag, at_ms FROM freshness ORDER BY path, agent")
@@ -358,6 +366,7 @@ impl StateStore {
     /// Adds one to the consecutive-failure counter of (agent, path, tool) and returns the new
     /// count (spec 03, edit-lines loop hint).
     pub fn bump_failures(&self, agent: &str, real_path: &Path, tool: &str) -> StateResult<u32> {
+        self.fold_reads()?;
         self.conn
             .query_row(
                 "INSERT INTO failures (agent, path, tool, count) VALUES (?1, ?2, ?3, 1)
@@ -371,6 +380,7 @@ impl StateStore {
 
     /// Clears the failure counters of (agent, path) for every tool (a success or a read).
     pub fn clear_failures(&self, agent: &str, real_path: &Path) -> StateResult<()> {
+        self.fold_reads()?;
         self.conn
             .execute(
                 "DELETE FROM failures WHERE agent = ?1 AND path = ?2",

@@ -118,7 +118,7 @@ impl StateStore {
 
     /// Forgets everything, whatever state the database is in (`agtool state reset`): a
     /// corrupt file, one with another schema, a symlink (the link is removed, never followed)
-    /// in place of the database or its side files. Under the recovery lock, every one of
+    /// in place of the database, its side files or the read log. Under the recovery lock, every one of
     /// them is removed (a folder or other special file in their place is moved aside), then
     /// a fresh database is opened. Returns it and one line per thing removed or moved.
     pub fn reset_files(state_dir: &Path) -> StateResult<(StateStore, Vec<String>)> {
@@ -137,8 +137,13 @@ impl StateStore {
         lock.lock()
             .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
         let mut said = Vec::new();
-        for suffix in std::iter::once("").chain(DB_SIDE_FILES) {
-            let name = format!("{DB_FILE}{suffix}");
+        let side = DB_SIDE_FILES
+            .iter()
+            .map(|suffix| format!("{DB_FILE}{suffix}"));
+        let names = std::iter::once(DB_FILE.to_owned())
+            .chain(side)
+            .chain(std::iter::once(super::read_log::READ_LOG.to_owned()));
+        for name in names {
             let path = state_dir.join(&name);
             let Ok(meta) = std::fs::symlink_metadata(&path) else {
                 continue;
