@@ -260,8 +260,8 @@ fn root_is_nearest_agent_state_then_git() {
     std::fs::write(sub.join("x.rs"), "fn x() {}\n").unwrap();
     agtool(&sub).args(["read-file", "x.rs"]).assert().success();
     assert!(
-        t.path().join(".agent-state/state.db").exists(),
-        "state lives at the .git root"
+        t.path().join(".agent-state/reads.log").exists(),
+        "state lives at the .git root (a read appends to the read log)"
     );
     assert_eq!(
         std::fs::read_to_string(t.path().join(".agent-state/.gitignore")).unwrap(),

@@ -802,3 +802,34 @@ fn each_connection_is_its_own_agent_unless_one_is_given() {
         assert_eq!(m.close().0, 0);
     }
 }
+
+/// A long-lived server that has its database open still sees reads another process put in
+/// the read log (spec 01, "State store"): each freshness operation folds the log in first.
+#[test]
+fn a_server_with_its_database_open_sees_reads_logged_by_other_processes() {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n").write("b.txt", "bee\n");
+    let mut m = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "shared")]);
+    m.initialize("2025-11-25");
+    m.call(1, "read_file", json!({"path": "a.txt"}));
+    assert!(!m.result(1).1);
+    m.call(
+        2,
+        "edit_file",
+        json!({"path": "a.txt", "old": "one", "new": "two"}),
+    );
+    let (text, is_error) = m.result(2);
+    assert!(!is_error, "{text}");
+    // Another process of the same agent reads b.txt: it appends to the read log.
+    ws.run(&["--agent", "shared", "read-file", "b.txt"]).ok();
+    assert!(!ws.read(".agent-state/reads.log").is_empty());
+    m.call(
+        3,
+        "edit_file",
+        json!({"path": "b.txt", "old": "bee", "new": "B"}),
+    );
+    let (text, is_error) = m.result(3);
+    assert!(!is_error, "{text}");
+    assert_eq!(ws.read("b.txt"), b"B\n");
+    assert_eq!(m.close().0, 0);
+}

@@ -17,7 +17,7 @@ use crate::text::path_escape::encode_path;
 use crate::workspace::config::Config;
 use crate::workspace::policy::{Access, CheckedPath, PathPolicy};
 use crate::workspace::root;
-use crate::workspace::state::StateStore;
+use crate::workspace::state::{StateStore, read_log};
 
 /// Global settings after flags, environment and configuration are layered (spec 00).
 #[derive(Debug, Clone, Default)]
@@ -473,10 +473,17 @@ impl Ctx {
         if !self.freshness {
             return None;
         }
-        match self.with_state(|s| {
-            s.record_tag(&self.agent, real, tag)?;
-            s.clear_failures(&self.agent, real)
-        }) {
+        let recorded = if self.state.get().is_none() {
+            // The database is not open in this process: append to the read log, which the
+            // next process to open it folds in (issue 18 §7: a read skips opening SQLite).
+            self.append_read(real, tag)
+        } else {
+            self.with_state(|s| {
+                s.record_tag(&self.agent, real, tag)?;
+                s.clear_failures(&self.agent, real)
+            })
+        };
+        match recorded {
             Ok(()) => None,
             Err(e) => {
                 let note = format!(
@@ -487,6 +494,24 @@ impl Ctx {
                 Some(note)
             }
         }
+    }
+
+    /// Appends "this agent was shown `tag` for `real`" to the read log (see
+    /// [`crate::workspace::state::read_log`]); once the log has passed
+    /// [`read_log::FOLD_AT_BYTES`], opens the database, which folds it in.
+    fn append_read(&self, real: &Path, tag: &str) -> Result<(), String> {
+        let dir = root::ensure_state_dir(&self.root).map_err(|e| {
+            format!(
+                "cannot use the state folder {}: {e}",
+                self.state_dir().display()
+            )
+        })?;
+        let size = read_log::append(&dir, &self.agent, real, tag)?;
+        if size > read_log::FOLD_AT_BYTES {
+            // Best effort: the record is in the log either way.
+            let _ = self.with_state(|s| s.fold_reads());
+        }
+        Ok(())
     }
 
     /// Why reads cannot be recorded now (a read-only or locked state database, an unusable
@@ -502,6 +527,7 @@ impl Ctx {
             return Some(e);
         }
         match self.with_state(|s| Ok(s.write_problem())) {
+            Ok(None) => read_log::append_problem(&self.state_dir()),
             Ok(problem) => problem,
             Err(e) => Some(e),
         }

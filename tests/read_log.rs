@@ -1,0 +1,268 @@
+//! The read log (spec 01, "State store"; issue 18 §7, start-up row): a read appends its
+//! freshness record to `.agent-state/reads.log` without opening the database, and whoever next
+//! opens the database folds the log in first. Records are never lost under parallel reads and
+//! folds, a torn line counts as no read, the log stays bounded, and anything but a regular
+//! file in its place is refused, never followed and never waited on.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Ws, tag};
+
+fn setup() -> Ws {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n");
+    ws
+}
+
+/// The log line agtool writes for `agent` having been shown `content` of `rel`.
+fn record(ws: &Ws, agent: &str, rel: &str, content: &[u8]) -> String {
+    let real = std::fs::canonicalize(ws.path(rel)).unwrap();
+    serde_json::json!({
+        "agent": agent,
+        "path": real.to_str().unwrap(),
+        "tag": tag(content),
+        "at_ms": now_ms(),
+    })
+    .to_string()
+}
+
+fn edit(ws: &Ws, rel: &str, old: &str, new: &str) -> common::Run {
+    ws.run(&["edit-file", rel, "--old", old, "--new", new])
+}
+
+#[test]
+fn a_read_opens_no_database_and_the_next_edit_folds_it_in() {
+    let ws = setup();
+    ws.run(&["read-file", "a.txt"]).ok();
+    assert!(
+        !ws.path(".agent-state/state.db").exists(),
+        "a read must not open the database"
+    );
+    let log = String::from_utf8(ws.read(".agent-state/reads.log")).unwrap();
+    assert_eq!(log.lines().count(), 1, "{log}");
+    let line: serde_json::Value = serde_json::from_str(log.trim_end()).unwrap();
+    let real = std::fs::canonicalize(ws.path("a.txt")).unwrap();
+    assert_eq!(line["agent"], "default");
+    assert_eq!(line["path"], real.to_str().unwrap());
+    assert_eq!(line["tag"], tag(b"one\n"));
+    assert!(line["at_ms"].as_i64().unwrap() > 1_700_000_000_000, "{log}");
+    edit(&ws, "a.txt", "one", "two").ok();
+    assert_eq!(ws.read("a.txt"), b"two\n");
+    assert_eq!(
+        ws.read(".agent-state/reads.log"),
+        b"",
+        "folded in and emptied"
+    );
+    let show = ws.run(&["state", "show"]);
+    assert!(show.ok().starts_with("a.txt  default  "), "{show:?}");
+}
+
+#[test]
+fn torn_and_foreign_lines_count_as_no_read() {
+    let ws = setup();
+    ws.write("b.txt", "bee\n");
+    ws.write("c.txt", "sea\n");
+    ws.mkdir(".agent-state");
+    let b = record(&ws, "default", "b.txt", b"bee\n");
+    let c = record(&ws, "default", "c.txt", b"sea\n");
+    // A whole record for a.txt, garbage, a record for c.txt cut short by a killed writer and
+    // then glued to the next append (b.txt's), as O_APPEND does.
+    let log = format!(
+        "{}\nnot json at all\n{{\"agent\":1}}\n{}{}\n",
+        record(&ws, "default", "a.txt", b"one\n"),
+        &c[..c.len() - 5],
+        b
+    );
+    ws.write(".agent-state/reads.log", log);
+    edit(&ws, "a.txt", "one", "two").ok();
+    for rel in ["b.txt", "c.txt"] {
+        let run = edit(&ws, rel, "e", "E");
+        run.code(1);
+        assert!(run.out.contains("before editing it"), "{rel}: {run:?}");
+    }
+    assert_eq!(ws.read("b.txt"), b"bee\n");
+    assert_eq!(ws.read("c.txt"), b"sea\n");
+}
+
+#[test]
+fn a_record_for_another_agent_does_not_let_this_one_edit() {
+    let ws = setup();
+    ws.run(&["--agent", "other", "read-file", "a.txt"]).ok();
+    let run = edit(&ws, "a.txt", "one", "two");
+    run.code(1);
+    assert!(run.out.contains("before editing it"), "{run:?}");
+    ws.run(&[
+        "--agent",
+        "other",
+        "edit-file",
+        "a.txt",
+        "--old",
+        "one",
+        "--new",
+        "two",
+    ])
+    .ok();
+}
+
+#[test]
+fn a_long_log_is_folded_in_by_the_read_that_passes_the_bound() {
+    let ws = setup();
+    ws.mkdir(".agent-state");
+    // 1.2 MiB of lines agtool did not write: past the bound, the read opens the database.
+    let junk = "x".repeat(99) + "\n";
+    ws.write(".agent-state/reads.log", junk.repeat(12_583));
+    ws.run(&["read-file", "a.txt"]).ok();
+    assert_eq!(ws.read(".agent-state/reads.log"), b"");
+    assert!(ws.path(".agent-state/state.db").exists());
+    edit(&ws, "a.txt", "one", "two").ok();
+}
+
+#[test]
+fn a_log_line_past_the_record_bound_is_skipped_without_reading_it_whole() {
+    let ws = setup();
+    ws.mkdir(".agent-state");
+    // One 200 MiB line with no newline, then a good record: memory stays bounded, the good
+    // record counts.
+    let path = ws.path(".agent-state/reads.log");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&path).unwrap();
+        let chunk = vec![b'{'; 1 << 20];
+        for _ in 0..200 {
+            f.write_all(&chunk).unwrap();
+        }
+        writeln!(f).unwrap();
+        writeln!(f, "{}", record(&ws, "default", "a.txt", b"one\n")).unwrap();
+    }
+    let child = ws
+        .std_cmd_in(&ws.root)
+        .args(["edit-file", "a.txt", "--old", "one", "--new", "two"])
+        .stdout(std::process::Stdio::from(
+            std::fs::File::create(ws.base.join("edit.out")).unwrap(),
+        ))
+        .spawn()
+        .unwrap();
+    let (code, rss_kib) = wait_with_peak_rss(child);
+    let said = std::fs::read_to_string(ws.base.join("edit.out")).unwrap();
+    assert_eq!(code, 0, "{said}");
+    assert!(rss_kib < 64 * 1024, "peak RSS {rss_kib} KiB");
+    assert_eq!(ws.read("a.txt"), b"two\n");
+}
+
+#[test]
+fn a_fifo_or_symlink_in_place_of_the_log_is_refused_at_once() {
+    for kind in ["fifo", "symlink", "folder"] {
+        let ws = setup();
+        let outside = ws.base.join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        ws.mkdir(".agent-state");
+        let log = ws.path(".agent-state/reads.log");
+        match kind {
+            "fifo" => rustix::fs::mknodat(
+                rustix::fs::CWD,
+                &log,
+                rustix::fs::FileType::Fifo,
+                rustix::fs::Mode::from_raw_mode(0o644),
+                0,
+            )
+            .unwrap(),
+            "symlink" => std::os::unix::fs::symlink(outside.join("target"), &log).unwrap(),
+            _ => std::fs::create_dir(&log).unwrap(),
+        }
+        let start = Instant::now();
+        let read = ws.run(&["read-file", "a.txt"]);
+        assert!(read.ok().contains("L1: one"), "{kind}: {read:?}");
+        assert!(
+            read.out.contains("the tag was not recorded"),
+            "{kind}: {read:?}"
+        );
+        assert!(read.out.contains("reads.log"), "{kind}: {read:?}");
+        let run = edit(&ws, "a.txt", "one", "two");
+        run.code(1);
+        assert!(run.out.contains("reads.log"), "{kind}: {run:?}");
+        assert!(start.elapsed() < Duration::from_secs(10), "{kind}");
+        assert!(
+            std::fs::read_dir(&outside).unwrap().next().is_none(),
+            "{kind}: nothing made where the link points"
+        );
+        ws.run(&["state", "reset"]).ok();
+        ws.run(&["read-file", "a.txt"]).ok();
+        edit(&ws, "a.txt", "one", "two").ok();
+        assert_eq!(ws.read("a.txt"), b"two\n", "{kind}");
+    }
+}
+
+#[test]
+fn state_reset_drops_reads_still_in_the_log() {
+    let ws = setup();
+    ws.run(&["state", "show"]).ok();
+    ws.run(&["read-file", "a.txt"]).ok();
+    ws.run(&["state", "reset"]).ok();
+    let run = edit(&ws, "a.txt", "one", "two");
+    run.code(1);
+    assert!(run.out.contains("before editing it"), "{run:?}");
+}
+
+#[test]
+fn parallel_reads_and_folds_lose_no_record() {
+    const FILES: usize = 48;
+    let ws = Ws::new();
+    for i in 0..FILES {
+        ws.write(&format!("f{i:02}.txt"), format!("file {i}\n"));
+    }
+    ws.run(&["state", "show"]).ok();
+    // Reads (appending) and `state show` calls (each folding the log in and emptying it) at
+    // the same time: every read's record must end in the table.
+    let readers: Vec<_> = (0..FILES)
+        .map(|i| {
+            ws.std_cmd_in(&ws.root)
+                .args(["read-file", &format!("f{i:02}.txt")])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let folders: Vec<_> = (0..16)
+        .map(|_| {
+            ws.std_cmd_in(&ws.root)
+                .args(["state", "show"])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in readers {
+        let out = c.wait_with_output().unwrap();
+        assert!(out.status.success());
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("not recorded"));
+    }
+    for mut c in folders {
+        assert!(c.wait().unwrap().success());
+    }
+    let show = ws.run(&["state", "show"]);
+    assert_eq!(show.ok().lines().count(), FILES, "{}", show.out);
+    for i in 0..FILES {
+        edit(&ws, &format!("f{i:02}.txt"), "file", "FILE").ok();
+    }
+}
+
+/// Exit status and peak resident memory in KiB of a child (waits for it).
+fn wait_with_peak_rss(child: std::process::Child) -> (i32, i64) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as i32;
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+/// Now, in ms since the Unix epoch, as agtool stamps a record.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
