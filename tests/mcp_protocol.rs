@@ -833,3 +833,46 @@ fn a_server_with_its_database_open_sees_reads_logged_by_other_processes() {
     assert_eq!(ws.read("b.txt"), b"B\n");
     assert_eq!(m.close().0, 0);
 }
+
+/// `state reset` run while a server has its database open: the server's next call uses the
+/// new database (attack finding: it kept the deleted one and folded other processes' reads
+/// into it, so their edits were refused as unread).
+#[test]
+fn a_server_follows_a_state_reset_by_another_process() {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n").write("b.txt", "bee\n");
+    let mut m = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "A")]);
+    m.initialize("2025-11-25");
+    m.call(1, "read_file", json!({"path": "a.txt"}));
+    assert!(!m.result(1).1);
+    m.call(2, "write_file", json!({"path": "n.txt", "content": "n\n"}));
+    let (text, is_error) = m.result(2);
+    assert!(!is_error, "{text}");
+    ws.run(&["state", "reset"]).ok();
+    ws.run(&["--agent", "C", "read-file", "b.txt"]).ok();
+    m.call(3, "read_file", json!({"path": "n.txt"}));
+    assert!(!m.result(3).1);
+    // C's read reached the database everyone uses now.
+    ws.run(&[
+        "--agent",
+        "C",
+        "edit-file",
+        "b.txt",
+        "--old",
+        "bee",
+        "--new",
+        "B",
+    ])
+    .ok();
+    assert_eq!(ws.read("b.txt"), b"B\n");
+    // The server's read of a.txt from before the reset is gone, as for every other process.
+    m.call(
+        4,
+        "edit_file",
+        json!({"path": "a.txt", "old": "one", "new": "two"}),
+    );
+    let (text, is_error) = m.result(4);
+    assert!(is_error, "{text}");
+    assert!(text.contains("before editing"), "{text}");
+    assert_eq!(m.close().0, 0);
+}

@@ -147,6 +147,10 @@ fn split_list(s: &str) -> Vec<String> {
 }
 
 /// The notes store (spec 06): `--notes-dir` (against the current directory), else config
+/// Longest agent id, in bytes: it is stored with every freshness record (and a read log line
+/// is at most 64 KiB).
+pub const MAX_AGENT_BYTES: usize = 1024;
+
 /// `notes.dir` (against the workspace root), else `.agent-state/notes`; with its origin.
 fn notes_dir(
     settings: &Settings,
@@ -195,6 +199,12 @@ impl Ctx {
             .clone()
             .or_else(|| std::env::var("AGTOOL_AGENT").ok().filter(|a| !a.is_empty()))
             .unwrap_or_else(|| "default".to_owned());
+        if agent.len() > MAX_AGENT_BYTES {
+            return Err(format!(
+                "the agent id (--agent / AGTOOL_AGENT) is {} bytes; at most {MAX_AGENT_BYTES}",
+                agent.len()
+            ));
+        }
         let freshness = !settings.no_freshness
             && !env_off("AGTOOL_FRESHNESS")
             && config.freshness.unwrap_or(true);
@@ -422,7 +432,16 @@ impl Ctx {
         match store {
             Ok(m) => {
                 let mut guard = m.lock().unwrap_or_else(|p| p.into_inner());
-                match f(&guard) {
+                if guard.replaced_on_disk() {
+                    // A long-lived process (the MCP server) whose database another process
+                    // reset or replaced: records go where every other process puts them.
+                    *guard = StateStore::open(guard.dir())?;
+                    self.notice(
+                        "Note: the state database was reset or replaced by another process; \
+                         reads recorded before are gone: read files again before editing them.",
+                    );
+                }
+                let done = match f(&guard) {
                     Err(e) if guard.is_damaged() => {
                         guard
                             .replace_damaged()
@@ -433,7 +452,11 @@ impl Ctx {
                         f(&guard)
                     }
                     done => done,
+                };
+                if let Some(note) = guard.take_notice() {
+                    self.notice(note);
                 }
+                done
             }
             Err(e) => Err(e.clone()),
         }
@@ -506,12 +529,27 @@ impl Ctx {
                 self.state_dir().display()
             )
         })?;
-        let size = read_log::append(&dir, &self.agent, real, tag)?;
-        if size > read_log::FOLD_AT_BYTES {
-            // Best effort: the record is in the log either way.
-            let _ = self.with_state(|s| s.fold_reads());
+        match read_log::append(&dir, &self.agent, real, tag)? {
+            read_log::Appended::Written { size } => {
+                if size > read_log::FOLD_AT_BYTES {
+                    // Best effort: the record is in the log either way.
+                    let _ = self.with_state(|s| s.fold_reads());
+                }
+                Ok(())
+            }
+            read_log::Appended::LogTooBig => {
+                // The fold sets the log aside (said once); then the record goes in a new one.
+                self.with_state(|s| s.fold_reads())?;
+                match read_log::append(&dir, &self.agent, real, tag)? {
+                    read_log::Appended::Written { .. } => Ok(()),
+                    read_log::Appended::LogTooBig => Err(format!(
+                        "the read log {} is still past {} bytes",
+                        dir.join(read_log::READ_LOG).display(),
+                        read_log::MAX_LOG_BYTES
+                    )),
+                }
+            }
         }
-        Ok(())
     }
 
     /// Why reads cannot be recorded now (a read-only or locked state database, an unusable

@@ -59,6 +59,9 @@ pub struct StateStore {
     damaged: std::cell::Cell<Option<String>>,
     /// Device and inode of the database file this store opened.
     file_id: Option<(u64, u64)>,
+    /// Said once to the caller: a read log past its bound was set aside (see
+    /// [`read_log`]).
+    log_notice: std::cell::Cell<Option<String>>,
 }
 
 /// Errors from the store carry SQLite's message; callers present them as refusals.
@@ -203,13 +206,24 @@ impl StateStore {
             notice: None,
             damaged: std::cell::Cell::new(None),
             file_id: file_id(&db_path(state_dir)),
+            log_notice: std::cell::Cell::new(None),
         })
     }
 
     /// The note for the caller when this open replaced a corrupt database (said once: the
-    /// next open finds the fresh one).
+    /// next open finds the fresh one), or when a read log past its bound was set aside.
     pub fn take_notice(&mut self) -> Option<String> {
-        self.notice.take()
+        match (self.notice.take(), self.log_notice.take()) {
+            (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether `state.db` is no longer the file this store opened (another process ran
+    /// `state reset`, or moved a corrupt database aside and started a fresh one): a
+    /// long-lived caller then opens the store again (one `lstat`).
+    pub fn replaced_on_disk(&self) -> bool {
+        file_id(&db_path(&self.dir)) != self.file_id
     }
 
     /// Why nothing can be recorded now, when a write would fail (a read-only database or
@@ -461,9 +475,28 @@ fn refuse_links(state_dir: &Path) -> StateResult<()> {
     Ok(())
 }
 
-/// The key a path is stored under: its lossy UTF-8 form.
+/// The key of a real path in the tables and the read log: the path itself when it is UTF-8
+/// without a backslash, else spelled with `\\` for a backslash and `\xHH` for each byte that
+/// is not UTF-8, so that no two paths share a key (a lossy spelling let a read of `bad\xff`
+/// count for `bad\xfe`). The spelling keeps `/` as it is, so a folder's key is a prefix of
+/// its files' keys.
 fn path_key(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
+    use std::fmt::Write as _;
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    if let Ok(s) = std::str::from_utf8(bytes)
+        && !s.contains('\\')
+    {
+        return s.to_owned();
+    }
+    let mut key = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        key.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for b in chunk.invalid() {
+            let _ = write!(key, "\\x{b:02x}");
+        }
+    }
+    key
 }
 
 #[cfg(test)]

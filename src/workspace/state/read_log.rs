@@ -11,12 +11,24 @@
 //! record in order in the same transaction (the tag recorded, the failure counters cleared, as
 //! a read does), commits, and empties the log before letting go of it.
 //!
-//! Crash safety: a writer killed mid-line leaves a line that does not parse (a prefix of a
-//! JSON object never does); it is skipped, so that read counts as not recorded and the edit is
-//! refused until the file is read again, never allowed wrongly. A folder killed between its
+//! Crash safety: a writer killed mid-line (or cut short by a full disk) leaves a line that
+//! does not parse (a prefix of a JSON object never does); it is skipped, so that read counts
+//! as not recorded and the edit is refused until the file is read again, never allowed
+//! wrongly. Every record starts with a newline of its own, so the next one is not glued to a
+//! cut line and lost with it; empty lines are skipped. A folder killed between its
 //! commit and the emptying leaves records already applied: the next folder waits for the
 //! log's lock, which the dead process no longer holds, and applies them again, with nothing
 //! else having run in between, which changes nothing.
+//!
+//! Bounds: the log's lock is waited on for at most [`BUSY_TIMEOUT`] (a process stopped
+//! while holding it holds nobody up for longer; a read then shows the file with a note that
+//! its read was not recorded); a log past [`MAX_LOG_BYTES`] is set aside unread; lines are
+//! read 64 KiB at a time. A log that is not a regular file, or has a second name (a hard
+//! link), is refused and never written: `state reset` removes it.
+//!
+//! Trust: the log is as trusted as the database beside it. Whoever can write `.agent-state/`
+//! can add records (and so let an edit through) in either; agtool's own tools refuse to
+//! write there, and the sandbox keeps commands it runs from doing so.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -26,13 +38,18 @@ use std::path::Path;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
-use super::{StateResult, StateStore, now_ms, path_key};
+use super::repair::rename_aside;
+use super::{BUSY_TIMEOUT, StateResult, StateStore, now_ms, path_key};
 
 /// File name of the read log inside `.agent-state/`.
 pub const READ_LOG: &str = "reads.log";
 /// Log size past which the process that appended opens the database to fold the log in, so a
 /// run of reads with no edit keeps it small (~150 bytes a record: about 7,000 reads).
 pub const FOLD_AT_BYTES: u64 = 1024 * 1024;
+/// Largest log folded in: agtool folds at [`FOLD_AT_BYTES`], so a log past this (~100,000
+/// records) was not grown by it alone; it is set aside as `reads.log.too-big-<time>` (said
+/// once) instead of being read, which would hold every caller up for seconds.
+pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
 /// Longest record line read back; a longer one (not written by agtool: paths are at most
 /// 4,096 bytes) is skipped.
 const MAX_RECORD_BYTES: usize = 64 * 1024;
@@ -49,7 +66,7 @@ struct ReadRecord<'a> {
 /// Opens the log in `state_dir` for appending, creating it (mode 0644) when missing. Refuses a
 /// symlink there (never followed) and anything but a regular file (a FIFO is opened without
 /// blocking and refused).
-fn open_for_append(state_dir: &Path) -> Result<File, String> {
+fn open_for_append(state_dir: &Path) -> Result<(File, u64), String> {
     let path = state_dir.join(READ_LOG);
     let file = std::fs::OpenOptions::new()
         .append(true)
@@ -58,65 +75,139 @@ fn open_for_append(state_dir: &Path) -> Result<File, String> {
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(&path)
         .map_err(|e| describe_open(&path, &e))?;
-    require_regular(&file, &path)?;
-    Ok(file)
+    let size = require_regular(&file, &path)?;
+    Ok((file, size))
 }
 
-/// A message for a failed open of the log.
-fn describe_open(path: &Path, e: &std::io::Error) -> String {
-    if e.raw_os_error() == Some(libc::ELOOP) {
-        format!(
-            "the read log {} is a symlink (never followed); `agtool state reset` removes it",
-            path.display()
-        )
-    } else {
-        format!("cannot open the read log {}: {e}", path.display())
-    }
-}
-
-/// Refuses an open log that is not a regular file.
-fn require_regular(file: &File, path: &Path) -> Result<(), String> {
+/// Refuses an open log that is not a regular file, or that has another name (a hard link,
+/// which `O_NOFOLLOW` does not see, may lead outside the workspace). Returns its size.
+fn require_regular(file: &File, path: &Path) -> Result<u64, String> {
     let meta = file
         .metadata()
         .map_err(|e| format!("cannot use the read log {}: {e}", path.display()))?;
-    if meta.is_file() {
-        Ok(())
-    } else {
+    if !meta.is_file() {
         Err(format!(
             "the read log {} is not a regular file; `agtool state reset` removes it",
             path.display()
         ))
+    } else if meta.nlink() != 1 {
+        Err(format!(
+            "the read log {} has {} hard links (another name for it may be outside the \
+             workspace); `agtool state reset` removes this name",
+            path.display(),
+            meta.nlink()
+        ))
+    } else {
+        Ok(meta.len())
     }
 }
 
-/// Appends the record "`agent` was shown `tag` for `real_path`" to the log in `state_dir` and
-/// returns the log's size in bytes afterwards (the caller folds the log in past
-/// [`FOLD_AT_BYTES`]). Errors name the log: a symlink or special file in its place, no
-/// permission, a full disk.
-pub fn append(state_dir: &Path, agent: &str, real_path: &Path, tag: &str) -> Result<u64, String> {
+/// Takes the log's lock (`shared` for an append, else alone), waiting at most
+/// [`BUSY_TIMEOUT`]: a process stopped while holding it must not hold every caller up.
+fn lock_within(file: &File, shared: bool, path: &Path) -> Result<(), String> {
+    let start = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(1);
+    loop {
+        let tried = if shared {
+            file.try_lock_shared()
+        } else {
+            file.try_lock()
+        };
+        match tried {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < BUSY_TIMEOUT => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_millis(50));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "the read log {} has been locked by another process for over {} s \
+                     (`fuser {}` names it)",
+                    path.display(),
+                    BUSY_TIMEOUT.as_secs(),
+                    path.display()
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(format!("cannot lock the read log {}: {e}", path.display()));
+            }
+        }
+    }
+}
+
+/// What [`append`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Appended {
+    /// The record was written; the log is now `size` bytes (the caller folds it in past
+    /// [`FOLD_AT_BYTES`]).
+    Written {
+        /// The log's size in bytes after the append.
+        size: u64,
+    },
+    /// Nothing was written: the log is past [`MAX_LOG_BYTES`]. The caller folds (which sets
+    /// it aside) and appends again.
+    LogTooBig,
+}
+
+/// Appends the record "`agent` was shown `tag` for `real_path`" to the log in `state_dir`.
+/// Errors name the log: a symlink, hard link or special file in its place, no permission, a
+/// full disk, its lock held past [`BUSY_TIMEOUT`].
+pub fn append(
+    state_dir: &Path,
+    agent: &str,
+    real_path: &Path,
+    tag: &str,
+) -> Result<Appended, String> {
     let record = ReadRecord {
         agent: agent.into(),
         path: path_key(real_path).into(),
         tag: tag.into(),
         at_ms: now_ms(),
     };
-    let mut line = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
+    // Each record starts on a line of its own: after a write cut short (a full disk, a
+    // killed writer) the next record is not glued to the cut one and lost with it.
+    let mut line = vec![b'\n'];
+    serde_json::to_writer(&mut line, &record).map_err(|e| e.to_string())?;
     line.push(b'\n');
-    let mut file = open_for_append(state_dir)?;
+    let (mut file, size) = open_for_append(state_dir)?;
+    if size > MAX_LOG_BYTES {
+        return Ok(Appended::LogTooBig);
+    }
     let path = state_dir.join(READ_LOG);
     // Shared: appends run side by side (O_APPEND places each whole line at the end); a fold
     // holds the lock alone while it reads and empties the log.
-    file.lock_shared()
-        .map_err(|e| format!("cannot lock the read log {}: {e}", path.display()))?;
+    lock_within(&file, true, &path)?;
     file.write_all(&line)
         .map_err(|e| format!("cannot write the read log {}: {e}", path.display()))?;
-    Ok(file.metadata().map(|m| m.len()).unwrap_or(0))
+    let size = file.metadata().map_or(size, |m| m.len());
+    Ok(Appended::Written { size })
 }
 
 /// Why nothing could be appended to the log in `state_dir` now (it cannot be opened for
 /// appending), or None. Writes nothing.
 pub fn append_problem(state_dir: &Path) -> Option<String> {
     open_for_append(state_dir).err()
+}
+
+/// Why a read log cannot be opened, with what fixes it.
+fn describe_open(path: &Path, e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(libc::ELOOP) => format!(
+            "the read log {} is a symlink (never followed); `agtool state reset` removes it",
+            path.display()
+        ),
+        // A FIFO without a reader, a socket, a device.
+        Some(libc::ENXIO) | Some(libc::ENODEV) | Some(libc::EISDIR) => format!(
+            "the read log {} is not a regular file; `agtool state reset` removes it",
+            path.display()
+        ),
+        Some(libc::EACCES) | Some(libc::EPERM) => format!(
+            "cannot open the read log {}: {e}; give yourself write access to it or run \
+             `agtool state reset`",
+            path.display()
+        ),
+        _ => format!("cannot open the read log {}: {e}", path.display()),
+    }
 }
 
 /// Whether the log in `state_dir` holds anything to fold in (a missing or empty log does not;
@@ -151,9 +242,26 @@ impl StateStore {
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
             .open(&path)
             .map_err(|e| describe_open(&path, &e))?;
-        require_regular(&file, &path)?;
-        file.lock()
-            .map_err(|e| format!("cannot lock the read log {}: {e}", path.display()))?;
+        let size = require_regular(&file, &path)?;
+        if size > MAX_LOG_BYTES {
+            drop(tx);
+            let aside = rename_aside(&self.dir, READ_LOG, "too-big").map_err(|e| {
+                format!(
+                    "the read log {} is {size} bytes, past {MAX_LOG_BYTES}, and cannot be set \
+                     aside: {e}; `agtool state reset` removes it",
+                    path.display()
+                )
+            })?;
+            self.log_notice.set(Some(format!(
+                "Note: the read log {} was {size} bytes, past {MAX_LOG_BYTES} (agtool folds it \
+                 at {FOLD_AT_BYTES}), so it was set aside as {} unread: reads it held are not \
+                 recorded; read files again before editing them.",
+                path.display(),
+                aside.display()
+            )));
+            return Ok(0);
+        }
+        lock_within(&file, false, &path)?;
         let mut applied = 0;
         {
             let mut record_tag = tx
@@ -198,8 +306,7 @@ impl StateStore {
         {
             Ok(file) => {
                 require_regular(&file, &path)?;
-                file.lock()
-                    .map_err(|e| format!("cannot lock the read log {}: {e}", path.display()))?;
+                lock_within(&file, false, &path)?;
                 file.set_len(0)
                     .map_err(|e| format!("cannot empty the read log {}: {e}", path.display()))
             }

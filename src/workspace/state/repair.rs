@@ -60,14 +60,7 @@ impl StateStore {
     /// returns the new path.
     pub(super) fn move_aside(state_dir: &Path) -> StateResult<PathBuf> {
         let db = db_path(state_dir);
-        let stamp = utc_stamp(std::time::SystemTime::now());
-        let mut aside = state_dir.join(format!("{DB_FILE}.corrupt-{stamp}"));
-        let mut n = 1;
-        while std::fs::symlink_metadata(&aside).is_ok() {
-            n += 1;
-            aside = state_dir.join(format!("{DB_FILE}.corrupt-{stamp}-{n}"));
-        }
-        std::fs::rename(&db, &aside)
+        let aside = rename_aside(state_dir, DB_FILE, "corrupt")
             .map_err(|e| format!("cannot move the corrupt {} aside: {e}", db.display()))?;
         let wal = state_dir.join(format!("{DB_FILE}-wal"));
         if std::fs::symlink_metadata(&wal).is_ok() {
@@ -156,9 +149,7 @@ impl StateStore {
                 std::fs::remove_file(&path)
                     .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
             } else {
-                let stamp = utc_stamp(std::time::SystemTime::now());
-                let aside = state_dir.join(format!("{name}.corrupt-{stamp}"));
-                std::fs::rename(&path, &aside)
+                let aside = rename_aside(state_dir, &name, "corrupt")
                     .map_err(|e| format!("cannot move {} aside: {e}", path.display()))?;
                 said.push(format!(
                     "moved the {} in place of {name} to {}",
@@ -263,6 +254,37 @@ pub(super) fn utc_stamp(t: std::time::SystemTime) -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+/// Renames `name` in `state_dir` to `<name>.<label>-<UTC time>`, or `...-<n>` when that is
+/// taken (two set aside in one second), never replacing anything (`RENAME_NOREPLACE`, or a
+/// look first where the filesystem lacks it). Returns the new path.
+pub(super) fn rename_aside(state_dir: &Path, name: &str, label: &str) -> std::io::Result<PathBuf> {
+    use rustix::fs::{CWD, RenameFlags, renameat, renameat_with};
+    use rustix::io::Errno;
+    let from = state_dir.join(name);
+    let stamp = utc_stamp(std::time::SystemTime::now());
+    for n in 1..=1000 {
+        let aside = match n {
+            1 => state_dir.join(format!("{name}.{label}-{stamp}")),
+            n => state_dir.join(format!("{name}.{label}-{stamp}-{n}")),
+        };
+        let done = match renameat_with(CWD, &from, CWD, &aside, RenameFlags::NOREPLACE) {
+            Err(Errno::INVAL) | Err(Errno::NOSYS) => match std::fs::symlink_metadata(&aside) {
+                Ok(_) => Err(Errno::EXIST),
+                Err(_) => renameat(CWD, &from, CWD, &aside),
+            },
+            other => other,
+        };
+        match done {
+            Ok(()) => return Ok(aside),
+            Err(Errno::EXIST) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(std::io::Error::other(
+        "a thousand names set aside in one second",
+    ))
 }
 
 /// Device and inode of `path` (not following a symlink), when it exists.
