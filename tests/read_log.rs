@@ -424,3 +424,144 @@ fn names_that_differ_in_bytes_that_are_not_utf8_are_different_records() {
     edit(&ws, "bad\\xff", "same", "x").ok();
     assert_eq!(std::fs::read(&ff).unwrap(), b"x\n");
 }
+
+/// Second attack: an `AGTOOL_AGENT` that is not UTF-8 silently became the agent `default`
+/// (two such ids shared its reads). It is a usage error, as `--agent` with one is; so is an id
+/// with control characters (`state show` printed them raw, faking rows).
+#[test]
+fn an_agent_id_not_utf8_or_with_control_characters_is_a_usage_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let ws = setup();
+    let out = ws
+        .std_cmd_in(&ws.root)
+        .env("AGTOOL_AGENT", std::ffi::OsStr::from_bytes(b"\xff"))
+        .args(["read-file", "a.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("AGTOOL_AGENT"),
+        "{out:?}"
+    );
+    let run = ws.run(&["--agent", "a\nb", "read-file", "a.txt"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(!ws.path(".agent-state/reads.log").exists());
+}
+
+/// Second attack: the fold took any well-formed line (a 5,000-byte agent id, a relative or
+/// empty path, a tag that is not one, a time in the far future that exempted the agent from
+/// idle pruning). Records agtool could not have written are skipped.
+#[test]
+fn records_agtool_could_not_have_written_are_not_folded_in() {
+    let ws = setup();
+    ws.mkdir(".agent-state");
+    let real = std::fs::canonicalize(ws.path("a.txt")).unwrap();
+    let real = real.to_str().unwrap();
+    let good = tag(b"one\n");
+    let line = |agent: &str, path: &str, tag: &str, at: i64| {
+        serde_json::json!({"agent": agent, "path": path, "tag": tag, "at_ms": at}).to_string()
+    };
+    let log = [
+        line(&"x".repeat(5000), real, &good, now_ms()),
+        line("rel", "a.txt", &good, now_ms()),
+        line("empty", "", &good, now_ms()),
+        line("badtag", real, "zz", now_ms()),
+        line("ctl", real, &good, now_ms()).replace("\"ctl\"", "\"c\\u0007tl\""),
+        line("neg", real, &good, -5),
+    ]
+    .join("\n");
+    ws.write(".agent-state/reads.log", format!("{log}\n"));
+    let show = ws.run(&["state", "show"]);
+    assert_eq!(show.ok().trim(), "No reads recorded.", "{show:?}");
+    // A time in the future is taken as now.
+    ws.write(
+        ".agent-state/reads.log",
+        format!(
+            "{}\n",
+            line("future", real, &good, now_ms() + 10 * 365 * 86_400_000)
+        ),
+    );
+    let show = ws.run(&["state", "show"]);
+    let year = show.ok().split_whitespace().nth(3).unwrap().to_owned();
+    assert!(!year.starts_with("203"), "{show:?}");
+}
+
+/// Second attack: `state show` spelled keys of names that are not UTF-8 (or hold a
+/// backslash) escaped twice, so pasting what it showed into `state forget` forgot another
+/// file. It shows names as read-file and list-dir spell them.
+#[test]
+fn state_show_spells_names_as_the_other_tools_do() {
+    use std::os::unix::ffi::OsStrExt;
+    let ws = setup();
+    std::fs::write(ws.root.join(std::ffi::OsStr::from_bytes(b"a\xff")), "1\n").unwrap();
+    std::fs::write(ws.path("a\\xff"), "2\n").unwrap();
+    let header = ws
+        .run(&["read-file", "a\\xff"])
+        .ok()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(header.starts_with("[a\\xff#"), "{header}");
+    let header2 = ws
+        .run(&["read-file", "a\\\\xff"])
+        .ok()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let show = ws.run(&["state", "show"]);
+    let names: Vec<&str> = show
+        .ok()
+        .lines()
+        .map(|l| l.split("  ").next().unwrap())
+        .collect();
+    let mut want = vec![
+        header[1..header.find('#').unwrap()].to_owned(),
+        header2[1..header2.find('#').unwrap()].to_owned(),
+    ];
+    want.sort();
+    let mut got: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    got.sort();
+    assert_eq!(got, want, "{show:?}");
+    // What it shows, pasted into forget, forgets that file.
+    ws.run(&["state", "forget", "a\\xff"]).ok();
+    let show = ws.run(&["state", "show"]);
+    assert!(show.ok().starts_with("a\\\\xff  "), "{show:?}");
+}
+
+/// Second attack: `state forget /` (or any folder above the workspace) forgot every record,
+/// although no tool may name a path outside the workspace.
+#[test]
+fn state_forget_refuses_a_path_outside_the_workspace() {
+    let ws = setup();
+    ws.run(&["read-file", "a.txt"]).ok();
+    for path in ["/", ".."] {
+        let run = ws.run(&["state", "forget", path]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert!(run.out.contains("outside the workspace"), "{run:?}");
+    }
+    edit(&ws, "a.txt", "one", "two").ok();
+}
+
+/// Second attack: with the database held by another process, an edit waited 10 s (5 s in
+/// the best-effort pruning of idle agents, then 5 s for its own work) while its message said
+/// 5 s. Pruning never waits.
+#[test]
+fn a_held_database_is_waited_on_once() {
+    let ws = setup();
+    ws.run(&["state", "show"]).ok();
+    ws.run(&["read-file", "a.txt"]).ok();
+    let db = rusqlite::Connection::open(ws.path(".agent-state/state.db")).unwrap();
+    // As if the last pruning were long ago, so this call prunes.
+    db.execute("DELETE FROM kv", []).unwrap();
+    db.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let t = Instant::now();
+    let run = edit(&ws, "a.txt", "one", "two");
+    let took = t.elapsed();
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.out.contains("waited 5 s"), "{run:?}");
+    assert!(took < Duration::from_secs(8), "{took:?}");
+    db.execute_batch("ROLLBACK").unwrap();
+    edit(&ws, "a.txt", "one", "two").ok();
+}

@@ -58,7 +58,7 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             for e in &entries {
                 text.push_str(&format!(
                     "{}  {}  {}  {}\n",
-                    ctx.display(std::path::Path::new(&e.path)),
+                    ctx.display(&crate::workspace::state::path_of_key(&e.path)),
                     e.agent,
                     e.tag,
                     format_ms(e.at_ms)
@@ -70,6 +70,13 @@ pub fn run(m: &ArgMatches, ctx: &Ctx) -> ToolResult {
             let spelled = sub.get_one::<String>("path").cloned().unwrap_or_default();
             let absolute = spelled_path(&ctx.cwd, &spelled);
             let real = policy::resolve(&absolute).unwrap_or_else(|_| policy::fold(&absolute));
+            // Records are kept only for paths the tools may name: a folder above the
+            // workspace would forget every one of them.
+            if let Err(e @ policy::PolicyError::Outside { .. }) =
+                ctx.policy.check(&ctx.cwd, &spelled, policy::Access::Read)
+            {
+                return Err(ToolError::refused(e.to_string()));
+            }
             let n = ctx.with_state(|s| s.forget(&real)).map_err(refuse)?;
             Ok(Output::text(format!(
                 "Forgot {} for {spelled}",

@@ -147,10 +147,6 @@ fn split_list(s: &str) -> Vec<String> {
 }
 
 /// The notes store (spec 06): `--notes-dir` (against the current directory), else config
-/// Longest agent id, in bytes: it is stored with every freshness record (and a read log line
-/// is at most 64 KiB).
-pub const MAX_AGENT_BYTES: usize = 1024;
-
 /// `notes.dir` (against the workspace root), else `.agent-state/notes`; with its origin.
 fn notes_dir(
     settings: &Settings,
@@ -194,17 +190,21 @@ impl Ctx {
         }
         let config = loaded.config;
         let untrusted = loaded.untrusted.map(Arc::new);
+        let from_env = match std::env::var("AGTOOL_AGENT") {
+            Ok(a) => Some(a).filter(|a| !a.is_empty()),
+            Err(std::env::VarError::NotPresent) => None,
+            // Never "default" in its place: two such ids would share that agent's reads.
+            Err(std::env::VarError::NotUnicode(_)) => {
+                return Err("AGTOOL_AGENT is not UTF-8; give an agent id in UTF-8".to_owned());
+            }
+        };
         let agent = settings
             .agent
             .clone()
-            .or_else(|| std::env::var("AGTOOL_AGENT").ok().filter(|a| !a.is_empty()))
+            .filter(|a| !a.is_empty())
+            .or(from_env)
             .unwrap_or_else(|| "default".to_owned());
-        if agent.len() > MAX_AGENT_BYTES {
-            return Err(format!(
-                "the agent id (--agent / AGTOOL_AGENT) is {} bytes; at most {MAX_AGENT_BYTES}",
-                agent.len()
-            ));
-        }
+        crate::workspace::state::check_agent_id(&agent)?;
         let freshness = !settings.no_freshness
             && !env_off("AGTOOL_FRESHNESS")
             && config.freshness.unwrap_or(true);

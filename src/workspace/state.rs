@@ -324,7 +324,21 @@ impl StateStore {
         if last.is_some_and(|t| (0..PRUNE_EVERY_MS).contains(&(now - t))) {
             return Ok(0);
         }
-        self.fold_reads()?;
+        // Pruning is best effort: it never waits for a lock another process holds (a call
+        // would otherwise wait twice, here and for its own work, while the message says once).
+        self.conn
+            .busy_timeout(Duration::ZERO)
+            .map_err(|e| self.err(e))?;
+        let pruned = self.prune_idle(now, idle);
+        self.conn
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| self.err(e))?;
+        pruned
+    }
+
+    /// The work of [`StateStore::forget_idle_agents`], with no waiting for locks.
+    fn prune_idle(&self, now: i64, idle: Duration) -> StateResult<usize> {
+        self.fold_reads_within(Duration::ZERO)?;
         let cutoff = now.saturating_sub(i64::try_from(idle.as_millis()).unwrap_or(i64::MAX));
         let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
         let gone = (|| {
@@ -475,6 +489,57 @@ fn refuse_links(state_dir: &Path) -> StateResult<()> {
     Ok(())
 }
 
+/// Longest agent id, in bytes: it is stored with every freshness record (and a read log line
+/// is at most 64 KiB).
+pub const MAX_AGENT_BYTES: usize = 1024;
+
+/// Checks an agent id (`--agent`, `AGTOOL_AGENT`, a read log record): at most
+/// [`MAX_AGENT_BYTES`] bytes and no control characters (`state show` prints it on a line of
+/// its own). The error says which rule it breaks.
+pub fn check_agent_id(id: &str) -> Result<(), String> {
+    if id.len() > MAX_AGENT_BYTES {
+        Err(format!(
+            "the agent id (--agent / AGTOOL_AGENT) is {} bytes; at most {MAX_AGENT_BYTES}",
+            id.len()
+        ))
+    } else if id.chars().any(char::is_control) {
+        Err("the agent id (--agent / AGTOOL_AGENT) holds a control character".to_owned())
+    } else {
+        Ok(())
+    }
+}
+
+/// The real path a key of the tables stands for: the inverse of `path_key` (`\\` a
+/// backslash, `\xHH` a byte; any other backslash, as in keys written before keys were
+/// escaped, is kept as it is).
+pub fn path_of_key(key: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    if !key.contains('\\') {
+        return PathBuf::from(key);
+    }
+    let b = key.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1), b.get(i + 2), b.get(i + 3)) {
+            (b'\\', Some(b'\\'), _, _) => {
+                out.push(b'\\');
+                i += 2;
+            }
+            (b'\\', Some(b'x'), Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 4;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    PathBuf::from(std::ffi::OsString::from_vec(out))
+}
+
 /// The key of a real path in the tables and the read log: the path itself when it is UTF-8
 /// without a backslash, else spelled with `\\` for a backslash and `\xHH` for each byte that
 /// is not UTF-8, so that no two paths share a key (a lossy spelling let a read of `bad\xff`
@@ -502,6 +567,29 @@ fn path_key(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_keys_are_distinct_and_turn_back_into_their_paths() {
+        use std::os::unix::ffi::OsStrExt;
+        let names: [&[u8]; 8] = [
+            b"/w/a",
+            b"/w/a\\xff",
+            b"/w/a\xff",
+            b"/w/a\xfe",
+            b"/w/c\\",
+            b"/w/b\\x4",
+            b"/w/\\\\",
+            b"/w/\xef\xbf\xbd",
+        ];
+        let keys: Vec<String> = names
+            .iter()
+            .map(|n| path_key(Path::new(std::ffi::OsStr::from_bytes(n))))
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(keys.iter().filter(|o| *o == k).count(), 1, "{k}");
+            assert_eq!(path_of_key(k).as_os_str().as_bytes(), names[i], "{k}");
+        }
+    }
 
     #[test]
     fn record_forget_reset() {

@@ -39,7 +39,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use super::repair::rename_aside;
-use super::{BUSY_TIMEOUT, StateResult, StateStore, now_ms, path_key};
+use super::{BUSY_TIMEOUT, StateResult, StateStore, check_agent_id, now_ms, path_key};
 
 /// File name of the read log inside `.agent-state/`.
 pub const READ_LOG: &str = "reads.log";
@@ -102,9 +102,15 @@ fn require_regular(file: &File, path: &Path) -> Result<u64, String> {
     }
 }
 
-/// Takes the log's lock (`shared` for an append, else alone), waiting at most
-/// [`BUSY_TIMEOUT`]: a process stopped while holding it must not hold every caller up.
-fn lock_within(file: &File, shared: bool, path: &Path) -> Result<(), String> {
+/// Takes the log's lock (`shared` for an append, else alone), waiting at most `wait`
+/// (callers pass [`BUSY_TIMEOUT`]): a process stopped while holding it must not hold every
+/// caller up.
+fn lock_within(
+    file: &File,
+    shared: bool,
+    path: &Path,
+    wait: std::time::Duration,
+) -> Result<(), String> {
     let start = std::time::Instant::now();
     let mut pause = std::time::Duration::from_millis(1);
     loop {
@@ -115,7 +121,7 @@ fn lock_within(file: &File, shared: bool, path: &Path) -> Result<(), String> {
         };
         match tried {
             Ok(()) => return Ok(()),
-            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < BUSY_TIMEOUT => {
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(std::time::Duration::from_millis(50));
             }
@@ -124,7 +130,7 @@ fn lock_within(file: &File, shared: bool, path: &Path) -> Result<(), String> {
                     "the read log {} has been locked by another process for over {} s \
                      (`fuser {}` names it)",
                     path.display(),
-                    BUSY_TIMEOUT.as_secs(),
+                    wait.as_secs(),
                     path.display()
                 ));
             }
@@ -176,7 +182,7 @@ pub fn append(
     let path = state_dir.join(READ_LOG);
     // Shared: appends run side by side (O_APPEND places each whole line at the end); a fold
     // holds the lock alone while it reads and empties the log.
-    lock_within(&file, true, &path)?;
+    lock_within(&file, true, &path, BUSY_TIMEOUT)?;
     file.write_all(&line)
         .map_err(|e| format!("cannot write the read log {}: {e}", path.display()))?;
     let size = file.metadata().map_or(size, |m| m.len());
@@ -224,6 +230,12 @@ impl StateStore {
     /// one `lstat` when the log is missing or empty. Returns how many records were applied.
     /// Errors: the database busy past the busy timeout, or the log unusable (named).
     pub fn fold_reads(&self) -> StateResult<usize> {
+        self.fold_reads_within(BUSY_TIMEOUT)
+    }
+
+    /// [`StateStore::fold_reads`], waiting at most `wait` for the log's lock (the database's
+    /// own busy timeout is the connection's).
+    pub(super) fn fold_reads_within(&self, wait: std::time::Duration) -> StateResult<usize> {
         if !has_records(&self.dir) {
             return Ok(0);
         }
@@ -261,7 +273,7 @@ impl StateStore {
             )));
             return Ok(0);
         }
-        lock_within(&file, false, &path)?;
+        lock_within(&file, false, &path, wait)?;
         let mut applied = 0;
         {
             let mut record_tag = tx
@@ -279,8 +291,16 @@ impl StateStore {
                 applied += 1;
                 Ok(())
             };
+            let now = now_ms();
             for_each_line(&mut file, |line| match serde_json::from_slice(line) {
-                Ok(r) => apply(r).map_err(|e| self.err(e)),
+                Ok(r) if written_by_agtool(&r) => apply(ReadRecord {
+                    // A time ahead of now would keep the agent from idle pruning for good.
+                    at_ms: r.at_ms.min(now),
+                    ..r
+                })
+                .map_err(|e| self.err(e)),
+                // A record agtool could not have written (see `written_by_agtool`).
+                Ok(_) => Ok(()),
                 // A torn line (a writer killed mid-write) or one agtool did not write.
                 Err(_) => Ok(()),
             })
@@ -306,7 +326,7 @@ impl StateStore {
         {
             Ok(file) => {
                 require_regular(&file, &path)?;
-                lock_within(&file, false, &path)?;
+                lock_within(&file, false, &path, BUSY_TIMEOUT)?;
                 file.set_len(0)
                     .map_err(|e| format!("cannot empty the read log {}: {e}", path.display()))
             }
@@ -314,6 +334,20 @@ impl StateStore {
             Err(e) => Err(describe_open(&path, &e)),
         }
     }
+}
+
+/// Whether a record is one agtool could have written: an agent id [`check_agent_id`]
+/// accepts, an absolute path, a tag of 8 upper-case hex digits, a time after the epoch. The
+/// log is as trusted as the database, but a line that breaks these rules would put in rows no
+/// other way can (a 5,000-byte agent id, a blank path) and is skipped.
+fn written_by_agtool(r: &ReadRecord) -> bool {
+    check_agent_id(&r.agent).is_ok()
+        && r.path.starts_with('/')
+        && r.tag.len() == 8
+        && r.tag
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'A'..=b'F'))
+        && r.at_ms > 0
 }
 
 /// Why [`for_each_line`] stopped.
