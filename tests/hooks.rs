@@ -1175,3 +1175,23 @@ fn folder_operations_check_the_files_inside_against_the_rules() {
     assert!(r.out.contains("d2/x.lock"), "{}", r.out);
     assert!(!ask.path("d2").exists());
 }
+
+/// The call's timeout firing while files are written or after (here: during a post hook of
+/// a write that has landed) does not abandon the call: it finishes and prints its own result,
+/// which says what changed (spec 07 "Timeouts"). The timeout is a timer signal now: a call it
+/// lets run on must not see its waits cut short either (the hook still runs to its end).
+#[test]
+fn a_timeout_after_the_writes_lets_the_call_finish() {
+    let h = Host::new(
+        "[[hooks.post_tool_use]]\nmatcher = \"write_file\"\ncommand = 'sleep 1; echo done > hook.out'\ntimeout_ms = 10000\n",
+    );
+    let r = h.run_stdin(
+        &["--groups", "all", "--timeout-ms", "300", "call", "write_file"],
+        &json!({"path": "x.txt", "content": "x\n"}).to_string(),
+    );
+    let out = r.ok();
+    assert!(out.contains("x.txt"), "{out}");
+    assert!(!out.contains("timed out"), "{out}");
+    assert_eq!(std::fs::read(h.path("x.txt")).unwrap(), b"x\n");
+    assert_eq!(std::fs::read(h.path("hook.out")).unwrap(), b"done\n");
+}

@@ -5,15 +5,17 @@
 //! the MCP server). That is safe while a tool only reads and computes, but a transaction that
 //! has started writing must finish (or restore what it wrote) first, or a patch of 50 files
 //! could stop after 20. The timeout (or a cancellation) and the transaction meet here:
-//! whichever comes first wins, under one lock. Each call's context holds its own gate (the
-//! write machinery reaches it as [`crate::fileio::env::WriteEnv::gate`]).
+//! whichever comes first wins, by one atomic compare-and-swap (lock-free, so a signal handler
+//! may abandon a call: see `faces::run`). Each call's context holds its own gate (the write
+//! machinery reaches it as [`crate::fileio::env::WriteEnv::gate`]).
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::error::ToolError;
 
 /// Where one tool call stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Phase {
     /// Reading and computing: a timeout may end the process.
     Working,
@@ -26,10 +28,21 @@ enum Phase {
     Abandoned,
 }
 
+impl Phase {
+    fn from_u8(v: u8) -> Phase {
+        match v {
+            0 => Phase::Working,
+            1 => Phase::Writing,
+            2 => Phase::Written,
+            _ => Phase::Abandoned,
+        }
+    }
+}
+
 /// The gate between computing and writing, one per call.
 #[derive(Debug)]
 pub struct WriteGate {
-    phase: Mutex<Phase>,
+    phase: AtomicU8,
 }
 
 /// Held while files are written; once dropped, the call's writes are done and a timeout waits
@@ -43,17 +56,19 @@ impl WriteGate {
     /// A gate in the working phase.
     pub const fn new() -> WriteGate {
         WriteGate {
-            phase: Mutex::new(Phase::Working),
+            phase: AtomicU8::new(Phase::Working as u8),
         }
     }
 
+    /// Moves to `to` unless abandoned; returns the phase it was in.
     fn set(&self, to: Phase) -> Phase {
-        let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
-        let was = *phase;
-        if was != Phase::Abandoned {
-            *phase = to;
-        }
-        was
+        let was = self
+            .phase
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |p| {
+                (Phase::from_u8(p) != Phase::Abandoned).then_some(to as u8)
+            })
+            .unwrap_or_else(|p| p);
+        Phase::from_u8(was)
     }
 
     /// Enters the writing phase. `None` when the call was already abandoned by its timeout:
@@ -76,14 +91,16 @@ impl WriteGate {
     /// process may exit or answer now); false when writes are under way or done (wait for the
     /// call's own result, which says what changed).
     pub fn abandon(&self) -> bool {
-        let mut phase = self.phase.lock().unwrap_or_else(PoisonError::into_inner);
-        match *phase {
-            Phase::Writing | Phase::Written => false,
-            _ => {
-                *phase = Phase::Abandoned;
-                true
-            }
-        }
+        self.phase
+            .fetch_update(
+                Ordering::AcqRel,
+                Ordering::Acquire,
+                |p| match Phase::from_u8(p) {
+                    Phase::Writing | Phase::Written => None,
+                    _ => Some(Phase::Abandoned as u8),
+                },
+            )
+            .is_ok()
     }
 }
 
