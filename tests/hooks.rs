@@ -1186,7 +1186,14 @@ fn a_timeout_after_the_writes_lets_the_call_finish() {
         "[[hooks.post_tool_use]]\nmatcher = \"write_file\"\ncommand = 'sleep 1; echo done > hook.out'\ntimeout_ms = 10000\n",
     );
     let r = h.run_stdin(
-        &["--groups", "all", "--timeout-ms", "300", "call", "write_file"],
+        &[
+            "--groups",
+            "all",
+            "--timeout-ms",
+            "300",
+            "call",
+            "write_file",
+        ],
         &json!({"path": "x.txt", "content": "x\n"}).to_string(),
     );
     let out = r.ok();

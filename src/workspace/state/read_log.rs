@@ -24,7 +24,8 @@
 //! while holding it holds nobody up for longer; a read then shows the file with a note that
 //! its read was not recorded); a log past [`MAX_LOG_BYTES`] is set aside unread; lines are
 //! read 64 KiB at a time. A log that is not a regular file, or has a second name (a hard
-//! link), is refused and never written: `state reset` removes it.
+//! link), is never followed or written: an append refuses it (the read is noted as not
+//! recorded) and the next fold moves it aside unread, said once.
 //!
 //! Trust: the log is as trusted as the database beside it. Whoever can write `.agent-state/`
 //! can add records (and so let an edit through) in either; agtool's own tools refuse to
@@ -47,7 +48,7 @@ pub const READ_LOG: &str = "reads.log";
 /// run of reads with no edit keeps it small (~150 bytes a record: about 7,000 reads).
 pub const FOLD_AT_BYTES: u64 = 1024 * 1024;
 /// Largest log folded in: agtool folds at [`FOLD_AT_BYTES`], so a log past this (~100,000
-/// records) was not grown by it alone; it is set aside as `reads.log.too-big-<time>` (said
+/// records) was not grown by it alone; it is moved aside as `reads.log.set-aside-<time>` (said
 /// once) instead of being read, which would hold every caller up for seconds.
 pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
 /// Longest record line read back; a longer one (not written by agtool: paths are at most
@@ -195,6 +196,14 @@ pub fn append_problem(state_dir: &Path) -> Option<String> {
     open_for_append(state_dir).err()
 }
 
+/// Whether a failed open of the log means something other than a file is in its place.
+fn is_not_a_file(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::ELOOP | libc::ENXIO | libc::ENODEV | libc::EISDIR)
+    )
+}
+
 /// Why a read log cannot be opened, with what fixes it.
 fn describe_open(path: &Path, e: &std::io::Error) -> String {
     match e.raw_os_error() {
@@ -248,31 +257,41 @@ impl StateStore {
             rusqlite::TransactionBehavior::Immediate,
         )
         .map_err(|e| self.err(e))?;
-        let mut file = std::fs::OpenOptions::new()
+        let opened = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-            .open(&path)
-            .map_err(|e| describe_open(&path, &e))?;
-        let size = require_regular(&file, &path)?;
-        if size > MAX_LOG_BYTES {
-            drop(tx);
-            let aside = rename_aside(&self.dir, READ_LOG, "too-big").map_err(|e| {
-                format!(
-                    "the read log {} is {size} bytes, past {MAX_LOG_BYTES}, and cannot be set \
-                     aside: {e}; `agtool state reset` removes it",
+            .open(&path);
+        // Something agtool did not put there (a symlink, FIFO, socket or folder, a second
+        // name for a file elsewhere, a log past its bound) is moved aside unread, never
+        // followed or written, and said once, as a corrupt database is.
+        let why = match &opened {
+            Err(e) if is_not_a_file(e) => Some(describe_open(&path, e)),
+            Err(e) => return Err(describe_open(&path, e)),
+            Ok(f) => match require_regular(f, &path) {
+                Err(why) => Some(why),
+                Ok(size) if size > MAX_LOG_BYTES => Some(format!(
+                    "the read log {} was {size} bytes, past {MAX_LOG_BYTES} (agtool folds it at \
+                     {FOLD_AT_BYTES})",
                     path.display()
-                )
-            })?;
+                )),
+                Ok(_) => None,
+            },
+        };
+        if let Some(why) = why {
+            drop(tx);
+            drop(opened);
+            let aside = rename_aside(&self.dir, READ_LOG, "set-aside")
+                .map_err(|e| format!("{why}, and it cannot be moved aside: {e}"))?;
+            let why = why.split("; `agtool state reset`").next().unwrap_or(&why);
             self.log_notice.set(Some(format!(
-                "Note: the read log {} was {size} bytes, past {MAX_LOG_BYTES} (agtool folds it \
-                 at {FOLD_AT_BYTES}), so it was set aside as {} unread: reads it held are not \
-                 recorded; read files again before editing them.",
-                path.display(),
+                "Note: {why}; it was moved aside unread as {}: reads it held are not recorded; \
+                 read files again before editing them.",
                 aside.display()
             )));
             return Ok(0);
         }
+        let mut file = opened.map_err(|e| describe_open(&path, &e))?;
         lock_within(&file, false, &path, wait)?;
         let mut applied = 0;
         {
