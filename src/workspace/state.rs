@@ -17,6 +17,8 @@ use repair::{check_schema, file_id, kind_of};
 pub const DB_FILE: &str = "state.db";
 /// Files SQLite keeps beside the database: none may be a symlink either.
 const DB_SIDE_FILES: [&str; 3] = ["-wal", "-shm", "-journal"];
+/// File name of the read log inside `.agent-state/` (see [`read_log`]).
+pub const READ_LOG: &str = "reads.log";
 /// Lock file held while a corrupt database is moved aside, so that of many processes finding
 /// it corrupt together, one moves it and the others use the fresh one.
 const RECOVERY_LOCK: &str = "state.db.recovery-lock";

@@ -42,8 +42,7 @@ use serde::{Deserialize, Serialize};
 use super::repair::rename_aside;
 use super::{BUSY_TIMEOUT, StateResult, StateStore, check_agent_id, now_ms, path_key};
 
-/// File name of the read log inside `.agent-state/`.
-pub const READ_LOG: &str = "reads.log";
+pub use super::READ_LOG;
 /// Log size past which the process that appended opens the database to fold the log in, so a
 /// run of reads with no edit keeps it small (~150 bytes a record: about 7,000 reads).
 pub const FOLD_AT_BYTES: u64 = 1024 * 1024;

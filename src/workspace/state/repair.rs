@@ -135,7 +135,7 @@ impl StateStore {
             .map(|suffix| format!("{DB_FILE}{suffix}"));
         let names = std::iter::once(DB_FILE.to_owned())
             .chain(side)
-            .chain(std::iter::once(super::read_log::READ_LOG.to_owned()));
+            .chain(std::iter::once(super::READ_LOG.to_owned()));
         for name in names {
             let path = state_dir.join(&name);
             let Ok(meta) = std::fs::symlink_metadata(&path) else {
