@@ -573,3 +573,14 @@ fn a_held_database_is_waited_on_once() {
     db.execute_batch("ROLLBACK").unwrap();
     edit(&ws, "a.txt", "one", "two").ok();
 }
+
+/// An empty `--agent` means the default agent, as an empty `AGTOOL_AGENT` does (it was an
+/// agent named "" that every such process shared).
+#[test]
+fn an_empty_agent_id_is_the_default_agent() {
+    let ws = setup();
+    ws.run(&["--agent", "", "read-file", "a.txt"]).ok();
+    edit(&ws, "a.txt", "one", "two").ok();
+    let show = ws.run(&["state", "show"]);
+    assert!(show.ok().starts_with("a.txt  default  "), "{show:?}");
+}

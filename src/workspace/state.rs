@@ -54,16 +54,14 @@ pub struct FreshnessEntry {
 pub struct StateStore {
     conn: Connection,
     dir: PathBuf,
-    /// Said once to the caller: the database was corrupt and a fresh one was started.
-    notice: Option<String>,
+    /// Said once to the caller: the database was corrupt and a fresh one was started, or a
+    /// read log agtool did not write was moved aside (see [`StateStore::add_notice`]).
+    notice: std::cell::Cell<Option<String>>,
     /// Set when an operation met a damaged database (a page that does not read, an index
     /// that does not match): [`StateStore::replace_damaged`] then starts a fresh one.
     damaged: std::cell::Cell<Option<String>>,
     /// Device and inode of the database file this store opened.
     file_id: Option<(u64, u64)>,
-    /// Said once to the caller: a read log past its bound was set aside (see
-    /// [`read_log`]).
-    log_notice: std::cell::Cell<Option<String>>,
 }
 
 /// Errors from the store carry SQLite's message; callers present them as refusals.
@@ -205,20 +203,26 @@ impl StateStore {
         Ok(StateStore {
             conn,
             dir: state_dir.to_path_buf(),
-            notice: None,
+            notice: std::cell::Cell::new(None),
             damaged: std::cell::Cell::new(None),
             file_id: file_id(&db_path(state_dir)),
-            log_notice: std::cell::Cell::new(None),
         })
     }
 
-    /// The note for the caller when this open replaced a corrupt database (said once: the
-    /// next open finds the fresh one), or when a read log past its bound was set aside.
+    /// The notes for the caller since the last call, one per line: this open replaced a
+    /// corrupt database (said once: the next open finds the fresh one), a read log was moved
+    /// aside.
     pub fn take_notice(&mut self) -> Option<String> {
-        match (self.notice.take(), self.log_notice.take()) {
-            (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
-            (a, b) => a.or(b),
-        }
+        self.notice.take()
+    }
+
+    /// Adds a note for the caller (see [`StateStore::take_notice`]).
+    fn add_notice(&self, text: String) {
+        let text = match self.notice.take() {
+            Some(before) => format!("{before}\n{text}"),
+            None => text,
+        };
+        self.notice.set(Some(text));
     }
 
     /// Whether `state.db` is no longer the file this store opened (another process ran
@@ -511,59 +515,19 @@ pub fn check_agent_id(id: &str) -> Result<(), String> {
     }
 }
 
-/// The real path a key of the tables stands for: the inverse of `path_key` (`\\` a
-/// backslash, `\xHH` a byte; any other backslash, as in keys written before keys were
-/// escaped, is kept as it is).
+/// The real path a key of the tables stands for: the inverse of `path_key`.
 pub fn path_of_key(key: &str) -> PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    if !key.contains('\\') {
-        return PathBuf::from(key);
-    }
-    let b = key.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1), b.get(i + 2), b.get(i + 3)) {
-            (b'\\', Some(b'\\'), _, _) => {
-                out.push(b'\\');
-                i += 2;
-            }
-            (b'\\', Some(b'x'), Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
-                i += 4;
-            }
-            (c, ..) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    PathBuf::from(std::ffi::OsString::from_vec(out))
+    PathBuf::from(crate::text::path_escape::decode(key).into_owned())
 }
 
-/// The key of a real path in the tables and the read log: the path itself when it is UTF-8
-/// without a backslash, else spelled with `\\` for a backslash and `\xHH` for each byte that
-/// is not UTF-8, so that no two paths share a key (a lossy spelling let a read of `bad\xff`
-/// count for `bad\xfe`). The spelling keeps `/` as it is, so a folder's key is a prefix of
-/// its files' keys.
+/// The key of a real path in the tables and the read log: its printed form
+/// ([`crate::text::path_escape`], as read-file and list-dir print names), which is the path
+/// itself for UTF-8 without backslashes or control characters and is reversible, so no two
+/// paths share a key (a lossy spelling let a read of `bad\xff` count for `bad\xfe`). `/`
+/// prints as itself and no escape spans one, so a folder's key followed by `/` is a prefix of
+/// exactly its descendants' keys.
 fn path_key(path: &Path) -> String {
-    use std::fmt::Write as _;
-    use std::os::unix::ffi::OsStrExt;
-    let bytes = path.as_os_str().as_bytes();
-    if let Ok(s) = std::str::from_utf8(bytes)
-        && !s.contains('\\')
-    {
-        return s.to_owned();
-    }
-    let mut key = String::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        key.push_str(&chunk.valid().replace('\\', "\\\\"));
-        for b in chunk.invalid() {
-            let _ = write!(key, "\\x{b:02x}");
-        }
-    }
-    key
+    crate::text::path_escape::encode_path(path).into_owned()
 }
 
 #[cfg(test)]
@@ -590,6 +554,12 @@ mod tests {
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(keys.iter().filter(|o| *o == k).count(), 1, "{k}");
             assert_eq!(path_of_key(k).as_os_str().as_bytes(), names[i], "{k}");
+            // A folder's key then `/` starts its files' keys (forget and move_entries match
+            // folders by that prefix).
+            let mut file = names[i].to_vec();
+            file.extend_from_slice(b"/x41");
+            let file_key = path_key(Path::new(std::ffi::OsStr::from_bytes(&file)));
+            assert!(file_key.starts_with(&format!("{k}/")), "{k} / {file_key}");
         }
     }
 

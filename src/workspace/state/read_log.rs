@@ -63,9 +63,10 @@ struct ReadRecord<'a> {
     at_ms: i64,
 }
 
-/// Opens the log in `state_dir` for appending, creating it (mode 0644) when missing. Refuses a
-/// symlink there (never followed) and anything but a regular file (a FIFO is opened without
-/// blocking and refused).
+/// Opens the log in `state_dir` for appending, creating it (mode 0644) when missing, and
+/// returns it with its size. Refuses a symlink there (never followed), anything but a regular
+/// file (a FIFO is opened without blocking) and a file with a second name, saying that the
+/// next fold moves it aside.
 fn open_for_append(state_dir: &Path) -> Result<(File, u64), String> {
     let path = state_dir.join(READ_LOG);
     let file = std::fs::OpenOptions::new()
@@ -74,10 +75,21 @@ fn open_for_append(state_dir: &Path) -> Result<(File, u64), String> {
         .mode(0o644)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(&path)
-        .map_err(|e| describe_open(&path, &e))?;
-    let size = require_regular(&file, &path)?;
+        .map_err(|e| {
+            let why = describe_open(&path, &e);
+            if is_not_a_file(&e) {
+                format!("{why}{MOVED_ASIDE_NEXT}")
+            } else {
+                why
+            }
+        })?;
+    let size = require_regular(&file, &path).map_err(|why| format!("{why}{MOVED_ASIDE_NEXT}"))?;
     Ok((file, size))
 }
+
+/// What an append that met something other than agtool's log says will happen to it.
+const MOVED_ASIDE_NEXT: &str =
+    "; the next call that opens the state database (an edit, `agtool state show`) moves it aside";
 
 /// Refuses an open log that is not a regular file, or that has another name (a hard link,
 /// which `O_NOFOLLOW` does not see, may lead outside the workspace). Returns its size.
@@ -87,13 +99,13 @@ fn require_regular(file: &File, path: &Path) -> Result<u64, String> {
         .map_err(|e| format!("cannot use the read log {}: {e}", path.display()))?;
     if !meta.is_file() {
         Err(format!(
-            "the read log {} is not a regular file; `agtool state reset` removes it",
+            "the read log {} is not a regular file",
             path.display()
         ))
     } else if meta.nlink() != 1 {
         Err(format!(
             "the read log {} has {} hard links (another name for it may be outside the \
-             workspace); `agtool state reset` removes this name",
+             workspace)",
             path.display(),
             meta.nlink()
         ))
@@ -203,18 +215,17 @@ fn is_not_a_file(e: &std::io::Error) -> bool {
     )
 }
 
-/// Why a read log cannot be opened, with what fixes it.
+/// Why a read log cannot be opened (with what fixes it, where a person must act).
 fn describe_open(path: &Path, e: &std::io::Error) -> String {
     match e.raw_os_error() {
         Some(libc::ELOOP) => format!(
-            "the read log {} is a symlink (never followed); `agtool state reset` removes it",
+            "the read log {} is a symlink (never followed)",
             path.display()
         ),
         // A FIFO without a reader, a socket, a device.
-        Some(libc::ENXIO) | Some(libc::ENODEV) | Some(libc::EISDIR) => format!(
-            "the read log {} is not a regular file; `agtool state reset` removes it",
-            path.display()
-        ),
+        Some(libc::ENXIO) | Some(libc::ENODEV) | Some(libc::EISDIR) => {
+            format!("the read log {} is not a regular file", path.display())
+        }
         Some(libc::EACCES) | Some(libc::EPERM) => format!(
             "cannot open the read log {}: {e}; give yourself write access to it or run \
              `agtool state reset`",
@@ -282,12 +293,11 @@ impl StateStore {
             drop(opened);
             let aside = rename_aside(&self.dir, READ_LOG, "set-aside")
                 .map_err(|e| format!("{why}, and it cannot be moved aside: {e}"))?;
-            let why = why.split("; `agtool state reset`").next().unwrap_or(&why);
-            self.log_notice.set(Some(format!(
+            self.add_notice(format!(
                 "Note: {why}; it was moved aside unread as {}: reads it held are not recorded; \
                  read files again before editing them.",
                 aside.display()
-            )));
+            ));
             return Ok(0);
         }
         let mut file = opened.map_err(|e| describe_open(&path, &e))?;

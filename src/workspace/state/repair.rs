@@ -24,16 +24,16 @@ impl StateStore {
         } else {
             match Self::open_as_is(state_dir) {
                 // Another process moved it aside and started a fresh one.
-                Ok(mut store) => {
-                    store.notice = Some(reset_notice(why, None));
+                Ok(store) => {
+                    store.add_notice(reset_notice(why, None));
                     return Ok(store);
                 }
                 Err(e) if is_corruption(&e) => Some(Self::move_aside(state_dir)?),
                 Err(e) => return Err(describe_sql(&db, &e)),
             }
         };
-        let mut store = Self::open_as_is(state_dir).map_err(|e| describe_sql(&db, &e))?;
-        store.notice = Some(reset_notice(why, aside.as_deref()));
+        let store = Self::open_as_is(state_dir).map_err(|e| describe_sql(&db, &e))?;
+        store.add_notice(reset_notice(why, aside.as_deref()));
         drop(lock);
         Ok(store)
     }
@@ -102,9 +102,9 @@ impl StateStore {
         } else {
             None
         };
-        let mut fresh = Self::open_as_is(&dir).map_err(|e| describe_sql(&db, &e))?;
+        let fresh = Self::open_as_is(&dir).map_err(|e| describe_sql(&db, &e))?;
         drop(lock);
-        fresh.notice = Some(reset_notice(&why, aside.as_deref()));
+        fresh.add_notice(reset_notice(&why, aside.as_deref()));
         *self = fresh;
         Ok(())
     }
@@ -257,29 +257,20 @@ pub(super) fn utc_stamp(t: std::time::SystemTime) -> String {
 }
 
 /// Renames `name` in `state_dir` to `<name>.<label>-<UTC time>`, or `...-<n>` when that is
-/// taken (two set aside in one second), never replacing anything (`RENAME_NOREPLACE`, or a
-/// look first where the filesystem lacks it). Returns the new path.
+/// taken (two set aside in one second), never replacing anything
+/// ([`crate::fileio::beneath::Dir::rename_new`]). Returns the new path.
 pub(super) fn rename_aside(state_dir: &Path, name: &str, label: &str) -> std::io::Result<PathBuf> {
-    use rustix::fs::{CWD, RenameFlags, renameat, renameat_with};
-    use rustix::io::Errno;
-    let from = state_dir.join(name);
+    let dir = crate::fileio::beneath::Dir::open_root(state_dir)?;
     let stamp = utc_stamp(std::time::SystemTime::now());
     for n in 1..=1000 {
         let aside = match n {
-            1 => state_dir.join(format!("{name}.{label}-{stamp}")),
-            n => state_dir.join(format!("{name}.{label}-{stamp}-{n}")),
+            1 => format!("{name}.{label}-{stamp}"),
+            n => format!("{name}.{label}-{stamp}-{n}"),
         };
-        let done = match renameat_with(CWD, &from, CWD, &aside, RenameFlags::NOREPLACE) {
-            Err(Errno::INVAL) | Err(Errno::NOSYS) => match std::fs::symlink_metadata(&aside) {
-                Ok(_) => Err(Errno::EXIST),
-                Err(_) => renameat(CWD, &from, CWD, &aside),
-            },
-            other => other,
-        };
-        match done {
-            Ok(()) => return Ok(aside),
-            Err(Errno::EXIST) => continue,
-            Err(e) => return Err(e.into()),
+        match dir.rename_new(name.as_ref(), &dir, aside.as_ref()) {
+            Ok(()) => return Ok(state_dir.join(aside)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
         }
     }
     Err(std::io::Error::other(
