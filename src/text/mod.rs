@@ -19,5 +19,6 @@ pub mod plural;
 pub mod region;
 pub mod render;
 pub mod scan;
+pub mod survey;
 pub mod syntax;
 pub mod tag;

@@ -3,10 +3,12 @@
 //! window, in bounded memory. A 1 GiB file with `limit 20` costs a 64 KiB buffer plus at most
 //! `MAX_LINE_BYTES + 4` bytes per shown line.
 //!
-//! Each chunk is read once and, while it is still in cache, hashed, validated and split. Lines
-//! are only split one by one in the chunks that hold a shown line; every other chunk is counted
-//! in bulk (newlines at `memchr` speed). Tail mode counts the whole file the same way, then
-//! finds where its last lines start by searching backwards from the end, and splits only those.
+//! Each chunk is read once (or handed over from a memory map, see [`Stream`]) and, while it is
+//! still in cache, hashed, surveyed, validated and split. One [`survey`] pass counts a chunk's
+//! LFs and says whether it holds a CR or a non-ASCII byte: only then are CRLFs counted or
+//! UTF-8 validated. Lines are only split one by one in the chunks that hold a shown line; every
+//! other chunk is counted in bulk. Tail mode counts the whole file the same way, then finds
+//! where its last lines start by searching backwards from the end, and splits only those.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -14,6 +16,7 @@ use std::io;
 
 use super::editable::{BINARY_SNIFF_BYTES, TextEncoding, sniff_bom};
 use super::render::MAX_LINE_BYTES;
+use super::survey::{Survey, survey};
 use super::tag::{LineHasher, TagHasher};
 
 /// Bytes read at a time: small enough to stay in cache while it is hashed, validated and
@@ -109,39 +112,97 @@ impl Source for [u8] {
 /// tail mode, a read of the tail region. Reads up to the end of the file as it is when the
 /// pass gets there.
 pub fn scan(source: &(impl Source + ?Sized), size: u64, window: Window) -> Result<Scan, ScanStop> {
-    // A small file gets a buffer of its size (plus one byte to see the end in one read).
-    let chunk = usize::try_from(size).map_or(CHUNK, |s| s.saturating_add(1).clamp(4096, CHUNK));
-    scan_in_chunks(source, size, window, chunk)
+    Stream::new(size, window).finish(source)
 }
 
-/// [`scan`] reading `chunk` bytes at a time (tests use tiny chunks to reach every chunk edge).
+/// A scan whose first bytes the caller hands over (from a memory map, say) and whose rest it
+/// reads from the file: [`Stream::feed`] the bytes from offset 0 on, in pieces of about
+/// [`CHUNK`] bytes so each stays in cache while it is hashed, validated and counted, then
+/// [`Stream::finish`].
+pub struct Stream {
+    pass: Pass,
+    window: Window,
+    size: u64,
+    /// Bytes fed so far: where [`Stream::finish`] goes on reading.
+    fed: u64,
+}
+
+impl Stream {
+    /// Bytes per piece a caller should feed.
+    pub const PIECE: usize = CHUNK;
+
+    /// A scan of a file of `size` bytes (for messages and the read buffer) keeping `window`.
+    pub fn new(size: u64, window: Window) -> Stream {
+        let forward = match window {
+            Window::Range { first, last } => Some((first, last)),
+            Window::Tail(_) => None,
+        };
+        Stream {
+            pass: Pass::new(size, Scanner::new(forward, 1)),
+            window,
+            size,
+            fed: 0,
+        }
+    }
+
+    /// Takes the file's next bytes. The first piece must hold the file's first 3 bytes (a
+    /// BOM is looked for there only). An error says why the scan stopped; nothing more may be
+    /// fed after one.
+    pub fn feed(&mut self, piece: &[u8]) -> Result<(), ScanStop> {
+        self.fed += piece.len() as u64;
+        self.pass.process(piece)
+    }
+
+    /// Reads the rest of `source` (from the bytes fed so far to its end, as it is when the
+    /// read gets there) and, in tail mode, the tail region; returns what the whole pass found.
+    pub fn finish(self, source: &(impl Source + ?Sized)) -> Result<Scan, ScanStop> {
+        // A small file gets a buffer of its size (plus one byte to see the end in one read).
+        let chunk =
+            usize::try_from(self.size).map_or(CHUNK, |s| s.saturating_add(1).clamp(4096, CHUNK));
+        self.finish_in_chunks(source, chunk)
+    }
+
+    /// [`Stream::finish`] reading `chunk` bytes at a time (tests use tiny chunks to reach
+    /// every chunk edge).
+    fn finish_in_chunks(
+        self,
+        source: &(impl Source + ?Sized),
+        chunk: usize,
+    ) -> Result<Scan, ScanStop> {
+        let Stream {
+            mut pass,
+            window,
+            fed,
+            ..
+        } = self;
+        let mut buf = vec![0u8; chunk];
+        let mut at = fed;
+        loop {
+            let n = read_full(source, &mut buf, at, u64::MAX).map_err(ScanStop::Io)?;
+            if n == 0 {
+                break;
+            }
+            at += n as u64;
+            pass.process(&buf[..n])?;
+        }
+        let body_start = pass.body_start();
+        let mut scan = pass.finish()?;
+        if let Window::Tail(n) = window {
+            scan.lines = tail_lines(source, &mut buf, body_start, at, &scan, n)?;
+        }
+        Ok(scan)
+    }
+}
+
+/// [`scan`] reading `chunk` bytes at a time.
+#[cfg(test)]
 fn scan_in_chunks(
     source: &(impl Source + ?Sized),
     size: u64,
     window: Window,
     chunk: usize,
 ) -> Result<Scan, ScanStop> {
-    let forward = match window {
-        Window::Range { first, last } => Some((first, last)),
-        Window::Tail(_) => None,
-    };
-    let mut pass = Pass::new(size, Scanner::new(forward, 1));
-    let mut buf = vec![0u8; chunk];
-    let mut at = 0u64;
-    loop {
-        let n = read_full(source, &mut buf, at, u64::MAX).map_err(ScanStop::Io)?;
-        if n == 0 {
-            break;
-        }
-        at += n as u64;
-        pass.process(&buf[..n])?;
-    }
-    let body_start = pass.body_start();
-    let mut scan = pass.finish()?;
-    if let Window::Tail(n) = window {
-        scan.lines = tail_lines(source, &mut buf, body_start, at, &scan, n)?;
-    }
-    Ok(scan)
+    Stream::new(size, window).finish_in_chunks(source, chunk)
 }
 
 /// Reads from `at` until `buf` is full, the end of the file, or `end`; returns the bytes read.
@@ -199,7 +260,7 @@ fn tail_lines(
         if got == 0 {
             return Err(changed());
         }
-        scanner.feed(&buf[..got]);
+        scanner.feed(&buf[..got], None);
         at += got as u64;
     }
     let lines = scanner.finish_lines();
@@ -298,7 +359,7 @@ impl Pass {
     }
 
     /// Takes the next chunk of the file (the BOM, when there is one, is in the first chunk:
-    /// chunks are full reads of [`CHUNK`] bytes except the last).
+    /// chunks are at least 3 bytes long except the last).
     fn process(&mut self, mut chunk: &[u8]) -> Result<(), ScanStop> {
         self.hasher.update(chunk);
         if self.first {
@@ -319,8 +380,12 @@ impl Pass {
             }
             self.sniffed += look.len();
         }
-        validate_utf8(&mut self.carry, chunk)?;
-        self.scanner.feed(chunk);
+        // One pass says whether the chunk needs UTF-8 validation and a CRLF count at all.
+        let found = survey(chunk);
+        if !found.ascii || !self.carry.is_empty() {
+            validate_utf8(&mut self.carry, chunk)?;
+        }
+        self.scanner.feed(chunk, Some(found));
         Ok(())
     }
 
@@ -411,12 +476,16 @@ impl Scanner {
             .is_some_and(|(first, last)| n >= first && n <= last)
     }
 
-    fn feed(&mut self, mut chunk: &[u8]) {
+    /// Takes the next bytes; `found` is their [`survey`] when the caller already made it.
+    fn feed(&mut self, mut chunk: &[u8], mut found: Option<Survey>) {
         if self.pending_cr && !chunk.is_empty() {
             self.pending_cr = false;
             if chunk[0] == b'\n' {
                 self.eols.1 += 1;
                 chunk = &chunk[1..];
+                if let Some(f) = &mut found {
+                    f.lf -= 1;
+                }
             } else {
                 self.eols.2 += 1;
             }
@@ -426,9 +495,9 @@ impl Scanner {
         }
         let n = self.cur.number;
         match self.window {
-            Some((_, last)) if n > last => self.count(chunk, None),
+            Some((_, last)) if n > last => self.count(chunk, Some(Counts::of(chunk, found))),
             Some((first, _)) => {
-                let counts = Counts::of(chunk);
+                let counts = Counts::of(chunk, found);
                 // This chunk holds lines n ..= n + terminators: split it only when one of
                 // them is shown.
                 if n + counts.terminators() < first {
@@ -437,22 +506,26 @@ impl Scanner {
                     self.split(chunk);
                 }
             }
-            None => self.count(chunk, None),
+            None => self.count(chunk, Some(Counts::of(chunk, found))),
         }
     }
 
     /// Counts a chunk none of whose lines is kept (the bulk path).
     fn count(&mut self, chunk: &[u8], counts: Option<Counts>) {
-        let c = counts.unwrap_or_else(|| Counts::of(chunk));
+        let c = counts.unwrap_or_else(|| Counts::of(chunk, None));
         self.eols.0 += c.lf - c.crlf;
         self.eols.1 += c.crlf;
         self.eols.2 += c.cr - c.crlf - u64::from(c.ends_in_cr);
         self.pending_cr = c.ends_in_cr;
         let terminators = c.terminators();
         self.cur.number += terminators;
-        match memchr::memrchr2(b'\n', b'\r', chunk) {
-            Some(p) if terminators > 0 => self.cur.len = (chunk.len() - p - 1) as u64,
-            _ => self.cur.len += chunk.len() as u64,
+        // Only a chunk that ends a line is searched for its last terminator.
+        match (terminators > 0)
+            .then(|| memchr::memrchr2(b'\n', b'\r', chunk))
+            .flatten()
+        {
+            Some(p) => self.cur.len = (chunk.len() - p - 1) as u64,
+            None => self.cur.len += chunk.len() as u64,
         }
     }
 
@@ -556,9 +629,11 @@ struct Counts {
 }
 
 impl Counts {
-    fn of(chunk: &[u8]) -> Counts {
-        let lf = memchr::memchr_iter(b'\n', chunk).count() as u64;
-        if memchr::memchr(b'\r', chunk).is_none() {
+    /// The counts of `chunk`, whose [`survey`] is `found` when already made.
+    fn of(chunk: &[u8], found: Option<Survey>) -> Counts {
+        let found = found.unwrap_or_else(|| survey(chunk));
+        let lf = found.lf;
+        if !found.has_cr {
             return Counts {
                 lf,
                 cr: 0,

@@ -85,8 +85,34 @@ fn check_all(bytes: &[u8]) {
                 Window::Tail(n) => lines[total.saturating_sub(n)..].to_vec(),
             };
             assert_eq!(shown(&s), want, "{what}");
+            // The same with the first half fed (as from a memory map) and the rest read.
+            let fed = fed_then_read(bytes, window, chunk);
+            assert_eq!(
+                (
+                    &fed.tag,
+                    fed.total_lines,
+                    fed.eols,
+                    fed.final_newline,
+                    shown(&fed)
+                ),
+                (&s.tag, s.total_lines, s.eols, s.final_newline, shown(&s)),
+                "fed: {what}"
+            );
         }
     }
+}
+
+/// Scans `bytes` feeding its first half (at least the 3 bytes a BOM needs) in pieces of
+/// `chunk` bytes, then reading the rest.
+fn fed_then_read(bytes: &[u8], window: Window, chunk: usize) -> Scan {
+    let half = (bytes.len() / 2).max(bytes.len().min(3));
+    let mut stream = Stream::new(bytes.len() as u64, window);
+    let first = chunk.max(3).min(half);
+    stream.feed(&bytes[..first]).unwrap();
+    for piece in bytes[first..half].chunks(chunk) {
+        stream.feed(piece).unwrap();
+    }
+    stream.finish_in_chunks(bytes, chunk).unwrap()
 }
 
 #[test]
@@ -200,9 +226,9 @@ fn utf8_split_across_chunks_is_valid() {
 fn crlf_split_across_chunks() {
     for window in [None, Some((1, 10))] {
         let mut s = Scanner::new(window, 1);
-        s.feed(b"a\r");
-        s.feed(b"\nb\r");
-        s.feed(b"c");
+        s.feed(b"a\r", None);
+        s.feed(b"\nb\r", None);
+        s.feed(b"c", None);
         let r = s.finish(String::new(), TextEncoding::Utf8);
         assert_eq!(r.eols, (0, 1, 1), "{window:?}");
         assert_eq!(r.total_lines, 3, "{window:?}");
