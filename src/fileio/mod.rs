@@ -10,6 +10,7 @@
 //! - [`fs`]: [`fs::Fs`], one handle per allowed root, the per-path locks, the stop on a
 //!   termination signal or a deadline, and the error words for people;
 //! - [`special`]: opening a file for reading without blocking on a FIFO or a device;
+//! - [`map`]: reading a large file from a memory map, safe against it being cut short;
 //! - [`tree`]: folder trees listed and removed through handles;
 //! - [`journal`]: writes that touch several files, all or nothing across a crash, and the
 //!   recovery of a dead process's half-done ones; [`atomic`]: one file written atomically;
@@ -26,6 +27,7 @@ pub mod copy;
 pub mod env;
 pub mod fs;
 pub mod journal;
+pub mod map;
 pub mod mkdir;
 pub mod special;
 pub mod transfer;

@@ -13,11 +13,12 @@ use crate::error::{Output, ToolError, ToolResult, io_reason};
 mod many;
 mod media;
 use crate::fileio::fs::refusal;
+use crate::fileio::map::{self, Mapped};
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
-use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Window};
+use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Stream, Window};
 use crate::text::tag::{content_tag, fnv1a32};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
@@ -351,7 +352,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
             .map_err(|e| ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e))))
     };
     if args.mode.unwrap_or_default() == Mode::Slice {
-        match scan::scan(&open()?, size, window) {
+        match scan_file(&open()?, size, window) {
             Ok(s) => return Ok(view_from_scan(s)),
             Err(ScanStop::Binary(len)) => {
                 return Err(ToolError::refused(
@@ -410,6 +411,17 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         total_lines: all.len(),
         lines,
     })
+}
+
+/// The streaming pass over `file` (`size` bytes when opened): a large file is fed from a
+/// memory map, then whatever it grew by is read; one cut short under the map is read again.
+fn scan_file(file: &File, size: u64, window: Window) -> Result<Scan, ScanStop> {
+    let mut stream = Stream::new(size, window);
+    match map::for_each_piece(file, size, Stream::PIECE, |piece| stream.feed(piece)) {
+        Mapped::NotMapped | Mapped::Done => stream.finish(file),
+        Mapped::Stopped(stop) => Err(stop),
+        Mapped::Cut => scan::scan(file, size, window),
+    }
 }
 
 fn view_from_scan(s: Scan) -> View {

@@ -1,0 +1,487 @@
+//! Reading a large regular file from a read-only memory map (spec 02, "Cost"; issue 18 §7):
+//! read-file hashes, validates and counts a 1 GiB file where the page cache already holds it,
+//! instead of having the kernel copy every byte into a buffer first.
+//!
+//! What a plain map would cost, and what is done about it:
+//! - **Page faults.** Touching a mapped page costs a fault; for 1 GiB that is about as much
+//!   time as the copy saved. A second thread maps pages ahead of the reader
+//!   (`MADV_POPULATE_READ`, which reports an error where a touch would raise `SIGBUS`), so the
+//!   reader meets mapped pages and that work runs on another core. A machine with one CPU to
+//!   give gains nothing from this, so there the file is read instead.
+//! - **Memory.** Mapped pages count in the process's resident size. The mapping thread keeps
+//!   at most [`AHEAD`] bytes mapped ahead of the reader and unmaps (`MADV_DONTNEED`) what it
+//!   has passed, so a read of 1 GiB stays within a few MiB, as a buffered read does.
+//! - **A file cut short under the map.** Touching a page past the new end raises `SIGBUS`,
+//!   which would kill the process. A `SIGBUS` handler, installed once, looks the faulting
+//!   address up among the live maps; when it is one of them it puts zero-filled memory over
+//!   the rest of that map and marks it cut, and the read is then reported as
+//!   [`Mapped::Cut`] (the caller reads the file again the ordinary way). Any other `SIGBUS`
+//!   goes to the action that was installed before.
+
+use std::fs::File;
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Once, OnceLock};
+use std::time::Duration;
+
+use libc::{c_int, c_void, siginfo_t};
+
+/// Files smaller than this (bytes) are read, not mapped: below it a map's set-up costs more
+/// than the copy it saves.
+pub const MAP_MIN: u64 = 16 * 1024 * 1024;
+/// Bytes the mapping thread keeps mapped ahead of the reader.
+pub const AHEAD: usize = 3 * 512 * 1024;
+/// Bytes mapped per step; the reader checks on unmapping at this granularity.
+const STEP: usize = 512 * 1024;
+/// The mapping thread unmaps what the reader has passed in runs of this many bytes: each
+/// unmapping interrupts the reader's CPU (a TLB shoot-down), so fewer, larger runs cost less,
+/// while every byte still mapped counts in the resident size.
+const UNMAP_RUN: usize = 2 * 1024 * 1024;
+/// How far behind the reader (bytes) unmapping may fall before the reader does it itself
+/// (when the mapping thread is not being scheduled).
+const LAG_MAX: usize = 3 * 1024 * 1024;
+/// How long the mapping thread sleeps when it is [`AHEAD`] of the reader.
+const NAP: Duration = Duration::from_micros(100);
+/// How many maps may be live at once (parallel calls of a server); a read past this many is
+/// a plain read.
+const SLOTS: usize = 32;
+
+/// How a mapped read ended.
+#[derive(Debug)]
+pub enum Mapped<B> {
+    /// The file was not mapped (too small, one CPU, no free slot, or the kernel refused):
+    /// nothing was fed; read it instead.
+    NotMapped,
+    /// Every byte of the map was fed; the file may have grown since, which is the caller's.
+    Done,
+    /// The callback stopped the walk with this value.
+    Stopped(B),
+    /// The file became shorter while it was mapped: some of the bytes fed were zeros put in
+    /// place of the lost pages. Nothing fed may be used; read the file again.
+    Cut,
+}
+
+/// One live map, as the `SIGBUS` handler sees it: `[start, end)` in the address space (0 when
+/// free) and whether the handler has cut it.
+struct Slot {
+    start: AtomicUsize,
+    end: AtomicUsize,
+    cut: AtomicBool,
+}
+
+static LIVE: [Slot; SLOTS] = [const {
+    Slot {
+        start: AtomicUsize::new(0),
+        end: AtomicUsize::new(0),
+        cut: AtomicBool::new(false),
+    }
+}; SLOTS];
+/// The page size, for the handler.
+static PAGE: AtomicUsize = AtomicUsize::new(4096);
+/// The `SIGBUS` action found when ours was installed, to hand other faults to.
+static PREVIOUS: OnceLock<Action> = OnceLock::new();
+static INSTALL: Once = Once::new();
+/// Whether our handler is in place.
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// A saved signal action (plain data, so it can live in a static).
+struct Action(libc::sigaction);
+// SAFETY: a sigaction is plain data (a handler address, a mask and flags), read only.
+unsafe impl Send for Action {}
+// SAFETY: as above.
+unsafe impl Sync for Action {}
+
+/// Feeds the first `len` bytes of `file` to `each`, `piece` bytes at a time (the last piece
+/// may be shorter), from a read-only map; see the module doc. `file` must be a regular file
+/// at least `len` bytes long when called. `each` returning `Err(b)` stops the walk with
+/// [`Mapped::Stopped`]`(b)`, unless the map was cut, which wins.
+pub fn for_each_piece<B>(
+    file: &File,
+    len: u64,
+    piece: usize,
+    mut each: impl FnMut(&[u8]) -> Result<(), B>,
+) -> Mapped<B> {
+    if len < MAP_MIN || piece == 0 || !worth_a_thread() {
+        return Mapped::NotMapped;
+    }
+    let Ok(len) = usize::try_from(len) else {
+        return Mapped::NotMapped;
+    };
+    if !install_handler() {
+        return Mapped::NotMapped;
+    }
+    let Some(map) = Map::new(file, len) else {
+        return Mapped::NotMapped;
+    };
+    let shared = Arc::new(Progress {
+        base: map.base as usize,
+        len,
+        consumed: AtomicUsize::new(0),
+        zapped: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    });
+    let helper = {
+        let shared = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("agtool-map-ahead".into())
+            .stack_size(64 * 1024)
+            .spawn(move || shared.map_ahead())
+    };
+    let Ok(helper) = helper else {
+        return Mapped::NotMapped;
+    };
+    // Declared after `map`, so dropped before it, even when `each` panics: the mapping thread
+    // has ended before the range is unmapped (and could be reused by another mapping).
+    let helper = Helper {
+        shared: Arc::clone(&shared),
+        thread: Some(helper),
+    };
+    let mut stopped = None;
+    let mut at = 0;
+    while at < len {
+        let end = len.min(at + piece);
+        // SAFETY: `[base + at, base + end)` lies inside the live map, which stays mapped
+        // (possibly replaced by zero pages, never unmapped) until `map` drops below; the slice
+        // does not outlive this call of `each`, after which those pages may be unmapped
+        // (MADV_DONTNEED of a read-only shared map leaves the address range valid: a later
+        // touch maps the page again).
+        let bytes = unsafe { std::slice::from_raw_parts(map.base.add(at), end - at) };
+        if let Err(b) = each(bytes) {
+            stopped = Some(b);
+            break;
+        }
+        shared.consumed.store(end, Ordering::Release);
+        if end / STEP != at / STEP {
+            let done = end / STEP * STEP;
+            if done.saturating_sub(shared.zapped.load(Ordering::Acquire)) > LAG_MAX {
+                shared.zap_to(done);
+            }
+        }
+        at = end;
+    }
+    drop(helper);
+    let cut = map.is_cut();
+    drop(map);
+    match (cut, stopped) {
+        (true, _) => Mapped::Cut,
+        (false, Some(b)) => Mapped::Stopped(b),
+        (false, None) => Mapped::Done,
+    }
+}
+
+/// The mapping thread, stopped and joined on drop.
+struct Helper {
+    shared: Arc<Progress>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Release);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Whether this process may run two threads at once (its CPU affinity and cgroup quota).
+fn worth_a_thread() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
+}
+
+/// What the reader and the mapping thread share.
+struct Progress {
+    base: usize,
+    len: usize,
+    /// Bytes the reader is done with.
+    consumed: AtomicUsize,
+    /// Bytes from the start already unmapped (a multiple of [`STEP`]).
+    zapped: AtomicUsize,
+    stop: AtomicBool,
+}
+
+impl Progress {
+    /// The mapping thread: keeps `[consumed, consumed + AHEAD)` mapped and unmaps what lies
+    /// behind the reader, until told to stop or the kernel refuses (then the reader faults
+    /// pages in itself, as with any map).
+    fn map_ahead(&self) {
+        let mut mapped = 0;
+        while !self.stop.load(Ordering::Acquire) {
+            let consumed = self.consumed.load(Ordering::Acquire);
+            self.zap_to(consumed / UNMAP_RUN * UNMAP_RUN);
+            mapped = mapped.max(consumed / STEP * STEP);
+            let want = self.len.min(consumed + AHEAD);
+            if mapped < want {
+                let to = self.len.min(mapped + STEP);
+                // SAFETY: `[base + mapped, base + to)` lies inside the map, which is not
+                // unmapped before this thread is joined.
+                let rc = unsafe {
+                    libc::madvise(
+                        (self.base + mapped) as *mut c_void,
+                        to - mapped,
+                        libc::MADV_POPULATE_READ,
+                    )
+                };
+                if rc != 0 {
+                    // EINVAL before Linux 5.14, EFAULT past a new end of file, EINTR: stop
+                    // helping; the reader still reads every page.
+                    return;
+                }
+                mapped = to;
+            } else {
+                std::thread::park_timeout(NAP);
+            }
+        }
+    }
+
+    /// Unmaps the pages of `[0, to)` not unmapped yet (`to` a multiple of [`STEP`]); each
+    /// range is unmapped by whichever thread claims it first.
+    fn zap_to(&self, to: usize) {
+        let from = self.zapped.fetch_max(to, Ordering::AcqRel);
+        if from < to {
+            // SAFETY: the range lies inside the map and the reader is past it. DONTNEED on a
+            // read-only shared file map only drops page-table entries: the file is untouched.
+            unsafe {
+                libc::madvise(
+                    (self.base + from) as *mut c_void,
+                    to - from,
+                    libc::MADV_DONTNEED,
+                );
+            }
+        }
+    }
+}
+
+/// A live read-only shared map of a file, registered for the `SIGBUS` handler; unregistered
+/// and unmapped on drop.
+struct Map {
+    base: *const u8,
+    len: usize,
+    slot: &'static Slot,
+}
+
+impl Map {
+    /// Maps `len` bytes of `file` and claims a slot; None when the kernel refuses or every
+    /// slot is taken.
+    fn new(file: &File, len: usize) -> Option<Map> {
+        // SAFETY: a fresh read-only mapping chosen by the kernel; nothing else is affected.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_SHARED,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        let start = base as usize;
+        for slot in &LIVE {
+            if slot
+                .start
+                .compare_exchange(0, start, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                slot.cut.store(false, Ordering::Release);
+                slot.end.store(start + len, Ordering::Release);
+                return Some(Map {
+                    base: base.cast(),
+                    len,
+                    slot,
+                });
+            }
+        }
+        // SAFETY: the mapping made above, not yet shared with anything.
+        unsafe { libc::munmap(base, len) };
+        None
+    }
+
+    fn is_cut(&self) -> bool {
+        self.slot.cut.load(Ordering::Acquire)
+    }
+}
+
+impl Drop for Map {
+    fn drop(&mut self) {
+        // Unregister first: once unmapped, the range may be reused by another mapping, whose
+        // faults are not ours to answer.
+        self.slot.end.store(0, Ordering::Release);
+        self.slot.start.store(0, Ordering::Release);
+        // SAFETY: our own mapping (parts of it possibly replaced by the handler's zero pages,
+        // which this removes too); no slice of it is alive and the mapping thread has ended.
+        unsafe { libc::munmap(self.base as *mut c_void, self.len) };
+    }
+}
+
+/// Installs the `SIGBUS` handler once; false when it could not be installed.
+fn install_handler() -> bool {
+    INSTALL.call_once(|| {
+        // SAFETY: sysconf only reads a system value.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        if let Ok(page @ 1..) = usize::try_from(page) {
+            PAGE.store(page, Ordering::Relaxed);
+        }
+        let mut old = std::mem::MaybeUninit::<libc::sigaction>::zeroed();
+        // SAFETY: a null new action only queries; `old` is valid for writes.
+        if unsafe { libc::sigaction(libc::SIGBUS, std::ptr::null(), old.as_mut_ptr()) } != 0 {
+            return;
+        }
+        // SAFETY: filled by the successful call above.
+        let _ = PREVIOUS.set(Action(unsafe { old.assume_init() }));
+        // SAFETY: all-zero is a valid sigaction (SIG_DFL, empty mask, no flags).
+        let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+        action.sa_sigaction =
+            on_sigbus as extern "C" fn(c_int, *mut siginfo_t, *mut c_void) as libc::sighandler_t;
+        action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+        // SAFETY: `sa_mask` is a valid sigset_t to initialise; the handler only makes
+        // async-signal-safe calls (mmap, sigaction) and atomic loads and stores.
+        let ok = unsafe {
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()) == 0
+        };
+        INSTALLED.store(ok, Ordering::Release);
+    });
+    INSTALLED.load(Ordering::Acquire)
+}
+
+/// The `SIGBUS` handler: a fault inside a live map gets zero pages over the rest of that map
+/// (the faulting access then reads zeros) and marks it cut; any other goes to the previous
+/// action.
+extern "C" fn on_sigbus(sig: c_int, info: *mut siginfo_t, context: *mut c_void) {
+    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+    let addr = unsafe { (*info).si_addr() } as usize;
+    let page = PAGE.load(Ordering::Relaxed);
+    for slot in &LIVE {
+        let start = slot.start.load(Ordering::Acquire);
+        let end = slot.end.load(Ordering::Acquire);
+        if start != 0 && (start..end).contains(&addr) {
+            let from = addr & !(page - 1);
+            // SAFETY: `[from, end)` is inside this live map (page-aligned: maps start on a
+            // page); replacing it with private zero pages changes no file and nothing else.
+            let zeros = unsafe {
+                libc::mmap(
+                    from as *mut c_void,
+                    end - from,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                )
+            };
+            if zeros != libc::MAP_FAILED {
+                slot.cut.store(true, Ordering::Release);
+                return;
+            }
+        }
+    }
+    chain(sig, info, context);
+}
+
+/// Hands a fault that is not ours to the action installed before ours. A default or ignored
+/// action is put back in place, so the access faults again and gets it.
+fn chain(sig: c_int, info: *mut siginfo_t, context: *mut c_void) {
+    let Some(Action(previous)) = PREVIOUS.get() else {
+        return;
+    };
+    let handler = previous.sa_sigaction;
+    if handler == libc::SIG_DFL || handler == libc::SIG_IGN {
+        // SAFETY: `previous` is the action that was in place; sigaction is async-signal-safe.
+        unsafe { libc::sigaction(sig, previous, std::ptr::null_mut()) };
+    } else if previous.sa_flags & libc::SA_SIGINFO != 0 {
+        // SAFETY: an SA_SIGINFO handler takes these three arguments.
+        let f: extern "C" fn(c_int, *mut siginfo_t, *mut c_void) =
+            unsafe { std::mem::transmute(handler) };
+        f(sig, info, context);
+    } else {
+        // SAFETY: a plain handler takes the signal number.
+        let f: extern "C" fn(c_int) = unsafe { std::mem::transmute(handler) };
+        f(sig);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file_of(len: usize) -> (tempfile::NamedTempFile, Vec<u8>) {
+        let bytes: Vec<u8> = (0..len).map(|i| b"abcdefghij\n"[i % 11]).collect();
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(&bytes).unwrap();
+        (f, bytes)
+    }
+
+    #[test]
+    fn every_byte_is_fed_in_order() {
+        let len = MAP_MIN as usize + 12_345;
+        let (f, bytes) = file_of(len);
+        let mut seen = Vec::with_capacity(len);
+        let mut pieces = 0;
+        let r = for_each_piece::<()>(f.as_file(), len as u64, 64 * 1024, |p| {
+            seen.extend_from_slice(p);
+            pieces += 1;
+            Ok(())
+        });
+        if !worth_a_thread() {
+            assert!(matches!(r, Mapped::NotMapped));
+            return;
+        }
+        assert!(matches!(r, Mapped::Done), "{r:?}");
+        assert_eq!(pieces, len.div_ceil(64 * 1024));
+        assert!(seen == bytes);
+    }
+
+    #[test]
+    fn small_files_are_not_mapped() {
+        let (f, _) = file_of(1000);
+        let r = for_each_piece::<()>(f.as_file(), 1000, 64, |_| panic!("fed"));
+        assert!(matches!(r, Mapped::NotMapped));
+    }
+
+    #[test]
+    fn a_stop_ends_the_walk() {
+        let len = MAP_MIN as usize;
+        let (f, _) = file_of(len);
+        let mut calls = 0;
+        let r = for_each_piece(f.as_file(), len as u64, 4096, |_| {
+            calls += 1;
+            if calls == 3 { Err("enough") } else { Ok(()) }
+        });
+        if worth_a_thread() {
+            assert!(matches!(r, Mapped::Stopped("enough")), "{r:?}");
+            assert_eq!(calls, 3);
+        }
+    }
+
+    /// The file is cut to nothing after the first piece: the pages past the end raise SIGBUS,
+    /// which the handler turns into zeros and a cut, and the process lives on.
+    #[test]
+    fn a_file_cut_short_under_the_map_is_reported_not_fatal() {
+        let len = MAP_MIN as usize * 2;
+        let (f, _) = file_of(len);
+        let writer = std::fs::OpenOptions::new()
+            .write(true)
+            .open(f.path())
+            .unwrap();
+        let mut first = true;
+        let mut zeros_seen = false;
+        let r = for_each_piece::<()>(f.as_file(), len as u64, 64 * 1024, |p| {
+            if first {
+                first = false;
+                writer.set_len(0).unwrap();
+            } else if p.iter().all(|&b| b == 0) {
+                zeros_seen = true;
+            }
+            Ok(())
+        });
+        if worth_a_thread() {
+            assert!(matches!(r, Mapped::Cut), "{r:?}");
+            assert!(zeros_seen);
+        }
+    }
+}

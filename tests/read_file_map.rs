@@ -1,0 +1,223 @@
+//! read-file on files large enough to be read from a memory map (16 MiB and up, spec 02
+//! "Cost", issue 18 §7): the same header, lines, counts and tails as the whole-file decoder
+//! gives, for LF, CRLF and non-ASCII text, a file that grows while it is read, and a file cut
+//! short while it is read (the process must never die of SIGBUS).
+
+mod common;
+
+use std::io::Write;
+use std::time::Duration;
+
+use common::*;
+
+/// A text of at least `min` bytes: numbered lines, every 7th with non-ASCII text, joined by
+/// `eol`, with a last line `last` (no terminator after it when `final_eol` is false).
+fn text_of(min: usize, eol: &str, last: &str, final_eol: bool) -> (Vec<u8>, Vec<String>) {
+    let mut lines = Vec::new();
+    let mut len = 0;
+    let mut i = 0;
+    while len < min {
+        let line = if i % 7 == 3 {
+            format!("line {i}: naïve café — 日本語 {}", "x".repeat(i % 50))
+        } else {
+            format!("line {i}: plain text {}", "y".repeat(i % 90))
+        };
+        len += line.len() + eol.len();
+        lines.push(line);
+        i += 1;
+    }
+    lines.push(last.to_owned());
+    let mut bytes = lines.join(eol).into_bytes();
+    if final_eol {
+        bytes.extend_from_slice(eol.as_bytes());
+    }
+    (bytes, lines)
+}
+
+fn write_big(ws: &Ws, rel: &str, bytes: &[u8]) {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(ws.path(rel)).unwrap());
+    f.write_all(bytes).unwrap();
+    f.flush().unwrap();
+}
+
+#[test]
+fn a_mapped_read_shows_what_the_decoder_sees() {
+    let ws = Ws::new();
+    for (eol, note, final_eol) in [
+        ("\n", "", true),
+        ("\r\n", " (crlf)", true),
+        ("\n", " (no final newline)", false),
+    ] {
+        let (bytes, lines) = text_of(40 << 20, eol, "the last line — fin", final_eol);
+        write_big(&ws, "big.txt", &bytes);
+        let head = ws.run(&["read-file", "big.txt", "--offset", "3", "--limit", "5"]);
+        let out = head.ok();
+        assert!(
+            out.starts_with(&format!("[big.txt#{}]{note}\n", tag(&bytes))),
+            "{}",
+            &out[..out.len().min(300)]
+        );
+        for n in 3..=7 {
+            assert!(
+                out.contains(&format!("L{n}: {}\n", lines[n - 1])),
+                "line {n}: {out}"
+            );
+        }
+        let total = lines.len();
+        assert!(
+            out.contains(&format!(
+                "({} more lines; continue with offset=8)",
+                total - 7
+            )),
+            "{out}"
+        );
+        let tail = ws.run(&["read-file", "big.txt", "--tail", "2"]);
+        let out = tail.ok();
+        assert!(
+            out.contains(&format!("L{}: {}\n", total - 1, lines[total - 2])),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("L{total}: the last line — fin")),
+            "{out}"
+        );
+        // A window deep inside the file (split from the map, not the first pieces).
+        let mid = total / 2;
+        let deep = ws.run(&[
+            "read-file",
+            "big.txt",
+            "--offset",
+            &mid.to_string(),
+            "--limit",
+            "1",
+        ]);
+        assert!(
+            deep.ok().contains(&format!("L{mid}: {}\n", lines[mid - 1])),
+            "{}",
+            deep.out
+        );
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_deep_in_a_mapped_file_are_decoded_whole() {
+    let ws = Ws::new();
+    // ASCII (which GBK shares), then GBK for 中文 far past the first pieces: the map's pass
+    // stops there and the whole-file decoder takes over.
+    let mut bytes = "an ascii line of text\n"
+        .repeat((20 << 20) / 22)
+        .into_bytes();
+    bytes.extend_from_slice(b"\xd6\xd0\xce\xc4\n");
+    write_big(&ws, "gbk.txt", &bytes);
+    let r = ws.run(&["read-file", "gbk.txt", "--tail", "1"]);
+    let out = r.ok();
+    assert!(out.contains("中文"), "{}", &out[..out.len().min(300)]);
+    assert!(
+        out.starts_with(&format!("[gbk.txt#{}]", tag(&bytes))),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_binary_file_past_the_map_size_is_refused_by_its_size() {
+    let ws = Ws::new();
+    let mut bytes = vec![b'a'; 17 << 20];
+    bytes[100] = 0;
+    write_big(&ws, "blob.bin", &bytes);
+    let r = ws.run(&["read-file", "blob.bin"]);
+    r.code(1);
+    assert!(r.out.starts_with("Error: "), "{}", r.out);
+}
+
+/// Files cut short or grown while read-file reads them: every run ends with an answer
+/// (exit 0 or 1), never a signal, and a shown tag is the tag of the file before or after.
+#[test]
+fn a_file_cut_or_grown_while_read_is_never_fatal() {
+    let ws = Ws::new();
+    let (bytes, _) = text_of(64 << 20, "\n", "end", true);
+    let half = bytes.len() / 2;
+    let cut_at = bytes[..half].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    let tags = [tag(&bytes), tag(&bytes[..cut_at])];
+    for round in 0..12u64 {
+        write_big(&ws, "moving.txt", &bytes);
+        let child = ws
+            .std_cmd_in(&ws.root)
+            .args(["read-file", "moving.txt", "--tail", "1"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(2 + round * 3));
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(ws.path("moving.txt"))
+            .unwrap();
+        f.set_len(cut_at as u64).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let code = out.status.code();
+        assert!(
+            code == Some(0) || code == Some(1),
+            "round {round}: ended by {:?}: {text}",
+            out.status
+        );
+        if code == Some(0) {
+            assert!(
+                tags.iter()
+                    .any(|t| text.starts_with(&format!("[moving.txt#{t}]"))),
+                "round {round}: {text}"
+            );
+        }
+    }
+}
+
+/// Runs `agtool ARGS` in the root and returns its exit code and the largest resident size
+/// (KiB) seen while it ran, sampled from /proc (the kernel's own peak, `ru_maxrss`, misses
+/// mapped pages that were unmapped before the process ended).
+fn sampled_peak_rss(ws: &Ws, args: &[&str]) -> (i32, u64) {
+    let mut child = ws
+        .std_cmd_in(&ws.root)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            let rss = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            peak = peak.max(rss.unwrap_or(0));
+        }
+        if let Some(done) = child.try_wait().unwrap() {
+            return (done.code().unwrap_or(-1), peak);
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// Mapped pages count in the resident size: the map is read through a window of a few MiB,
+/// so reading 256 MiB costs about what reading a small file does, not 256 MiB more.
+#[test]
+fn a_mapped_read_keeps_a_small_resident_size() {
+    let ws = Ws::new();
+    let (bytes, _) = text_of(256 << 20, "\n", "end", true);
+    write_big(&ws, "big.txt", &bytes);
+    ws.write("small.txt", "one line\n");
+    let (code, small) = sampled_peak_rss(&ws, &["read-file", "small.txt"]);
+    assert_eq!(code, 0);
+    for args in [
+        ["read-file", "big.txt", "--limit", "2000"],
+        ["read-file", "big.txt", "--tail", "100"],
+    ] {
+        let (code, big) = sampled_peak_rss(&ws, &args);
+        assert_eq!(code, 0);
+        assert!(
+            big < small + 24 * 1024,
+            "{args:?}: {big} KiB against {small} KiB for a small file"
+        );
+    }
+}
