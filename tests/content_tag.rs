@@ -118,3 +118,66 @@ fn a_changed_file_is_refused_by_its_tag() {
         out.out
     );
 }
+
+/// `[path#TAG]` is one line whatever the name holds: a newline in a name is printed as `\x0a`
+/// (the spelling list-dir uses), after read, write, edit, edit-lines and notebook edits alike,
+/// and that spelling names the file again (issue 18 §5).
+#[test]
+fn a_tag_reference_of_a_name_with_a_newline_stays_on_one_line() {
+    let ws = Ws::new();
+    let raw = "odd\nname.txt";
+    let printed = "odd\\x0aname.txt";
+    ws.write(raw, "one\ntwo\n");
+    let first_line = |run: &Run| run.ok().lines().next().unwrap_or("").to_owned();
+    let read = ws.run(&["read-file", raw]);
+    let t1 = tag(b"one\ntwo\n");
+    assert_eq!(
+        first_line(&read),
+        format!("[{printed}#{t1}]"),
+        "{}",
+        read.out
+    );
+    // The printed spelling is a path that names the same file.
+    let again = ws.run(&["read-file", printed]);
+    assert_eq!(first_line(&again), format!("[{printed}#{t1}]"));
+    let edit = ws.run(&["edit-file", raw, "--old", "two", "--new", "three"]);
+    let t2 = tag(b"one\nthree\n");
+    assert!(
+        first_line(&edit).starts_with(&format!("Edited [{printed}#{t2}] (")),
+        "{}",
+        edit.out
+    );
+    let write = ws.run(&["write-file", printed, "--content", "four\n"]);
+    let t3 = tag(b"four\n");
+    assert!(
+        first_line(&write).starts_with(&format!("Wrote [{printed}#{t3}] (")),
+        "{}",
+        write.out
+    );
+    assert_eq!(ws.read(raw), b"four\n");
+}
+
+/// notebook-edit spells its tag as every other edit does: `Edited [path#TAG] (...)`.
+#[test]
+fn notebook_edit_spells_the_tag_like_the_other_edits() {
+    let ws = Ws::new();
+    let nb = r#"{"cells":[{"cell_type":"code","id":"c1","metadata":{},"source":["x = 1\n"],"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":5}"#;
+    ws.write("nb.ipynb", nb);
+    ws.run(&["read-file", "nb.ipynb"]).ok();
+    let edit = ws.run(&[
+        "--groups",
+        "all",
+        "notebook-edit",
+        "nb.ipynb",
+        "--cell",
+        "c1",
+        "--source",
+        "x = 2",
+    ]);
+    let out = edit.ok();
+    let after = ws.read("nb.ipynb");
+    assert!(
+        out.starts_with(&format!("Edited [nb.ipynb#{}] (", tag(&after))),
+        "{out}"
+    );
+}

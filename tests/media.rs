@@ -540,7 +540,7 @@ fn notebook_edit_changes_only_the_cell() {
     ws.run(&["read-file", "nb.ipynb"]).code(0);
     let run = ws.run(&[&edit[..], &["--cell", "c3", "--source", "plot(2)\nshow()"]].concat());
     let out = run.ok();
-    assert!(out.starts_with("Edited nb.ipynb [#"), "{out}");
+    assert!(out.starts_with("Edited [nb.ipynb#"), "{out}");
     assert!(
         out.contains(
             "(cell 3 replaced; outputs cleared)\n[cell 3 · code · id=c3]\nL1: plot(2)\nL2: show()\n"

@@ -10,6 +10,8 @@ use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::{CompressionType, FilterType as PngFilter, PngEncoder};
 use image::{DynamicImage, ImageFormat, ImageReader, Limits};
 
+use crate::text::tag::tag_ref;
+
 /// The file extensions read as images (lower case, without the dot).
 pub const EXTENSIONS: [&str; 6] = ["png", "jpg", "jpeg", "gif", "webp", "bmp"];
 /// Default long-edge limit in pixels (`read.image_max_edge`).
@@ -65,8 +67,9 @@ impl Prepared {
             ""
         };
         format!(
-            "Image: {spelled} ({}, {w}x{h}, sent as {sw}x{sh}{sent_as}, {kb} KB) [{spelled}#{tag}]",
-            self.source_format
+            "Image: {spelled} ({}, {w}x{h}, sent as {sw}x{sh}{sent_as}, {kb} KB) {}",
+            self.source_format,
+            tag_ref(spelled, tag)
         )
     }
 }

@@ -55,6 +55,15 @@ pub fn content_hash(bytes: &[u8]) -> u64 {
     XxHash3_64::oneshot(bytes)
 }
 
+/// `[path#TAG]`, the one spelling of a content tag in results (issue 18 §5): `spelled` as the
+/// caller gave it, made printable the way [`super::path_escape`] prints names (a control
+/// character, a newline above all, becomes `\xHH`), so the reference stays on one line and can
+/// be given back as the path.
+pub fn tag_ref(spelled: &str, tag: &str) -> String {
+    let name = super::path_escape::decode(spelled);
+    format!("[{}#{tag}]", super::path_escape::encode(&name))
+}
+
 /// The content tag of `bytes`: the top 32 bits of XXH3-64 as 8 upper-case hex digits (spec 01).
 pub fn content_tag(bytes: &[u8]) -> String {
     format_tag(content_hash(bytes))
@@ -117,6 +126,14 @@ pub fn line_anchor_hash(line: &str) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_tag_reference_stays_on_one_line_and_names_the_same_file() {
+        assert_eq!(tag_ref("src/a.rs", "0A1B2C3D"), "[src/a.rs#0A1B2C3D]");
+        assert_eq!(tag_ref("a\nb.txt", "0A1B2C3D"), "[a\\x0ab.txt#0A1B2C3D]");
+        // An escaped spelling is kept as it is.
+        assert_eq!(tag_ref("a\\x0ab.txt", "0A1B2C3D"), "[a\\x0ab.txt#0A1B2C3D]");
+    }
 
     #[test]
     fn xxh3_reference_values() {

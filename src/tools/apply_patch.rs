@@ -17,6 +17,7 @@ use crate::patch::{BodyLine, Hunk, Patch, parse};
 use crate::text::diff;
 use crate::text::placeholder;
 use crate::text::plural::count;
+use crate::text::tag::tag_ref;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -208,7 +209,7 @@ fn summary(entries: &[Entry], written: &[Written]) -> Output {
             text.push(' ');
             // The content tag spelled as everywhere else: `[path#TAG]` (issue 18 §5).
             match &w.tag {
-                Some(tag) => text.push_str(&format!("[{}#{tag}]", entry.spelled)),
+                Some(tag) => text.push_str(&tag_ref(&entry.spelled, tag)),
                 None => text.push_str(&entry.spelled),
             }
             text.push('\n');

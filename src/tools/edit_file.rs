@@ -29,6 +29,7 @@ use crate::text::placeholder;
 use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region, render_region_at};
 use crate::text::render::LineStyle;
+use crate::text::tag::tag_ref;
 use crate::text::{render, syntax};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
@@ -232,7 +233,8 @@ fn report(
     };
     let tag = written.tag.clone().unwrap_or_default();
     let mut out = format!(
-        "Edited [{spelled}#{tag}] ({}, lines {first}-{last})\n{preview}",
+        "Edited {} ({}, lines {first}-{last})\n{preview}",
+        tag_ref(spelled, &tag),
         count(replacements, "replacement")
     );
     txn::push_notes(&mut out, &written);

@@ -26,7 +26,7 @@ use crate::text::pieces::Pieces;
 use crate::text::plural::count;
 use crate::text::region::{changed_lines, render_region};
 use crate::text::render::{LineStyle, push_line};
-use crate::text::tag::{content_tag, line_anchor_hash};
+use crate::text::tag::{content_tag, line_anchor_hash, tag_ref};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -154,7 +154,7 @@ changed lines, so you can chain edits without re-reading.",
         let mut json_files = Vec::new();
         for ((f, w), p) in files.iter().zip(&written).zip(previews) {
             let tag = w.tag.clone().unwrap_or_default();
-            text.push_str(&format!("Edited [{}#{tag}]\n", f.path.spelled));
+            text.push_str(&format!("Edited {}\n", tag_ref(&f.path.spelled, &tag)));
             if let Some(old) = &p.changed_since {
                 text.push_str(&format!(
                     "(the file had changed since your last read [{}#{old}]; every anchored line \

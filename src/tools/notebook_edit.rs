@@ -18,6 +18,7 @@ use crate::fileio::txn::{self, After, Change, Transaction, WriteOptions};
 use crate::media::notebook::{self, Layout};
 use crate::text::placeholder;
 use crate::text::plural::count;
+use crate::text::tag::tag_ref;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
@@ -217,7 +218,7 @@ read_file of the notebook.",
         };
         let tag = written.tag.clone().unwrap_or_default();
         let after = notebook::parse(&args.path, new_text).map_err(ToolError::refused)?;
-        let mut out = format!("Edited {} [#{tag}] ({})\n", args.path, plan.summary);
+        let mut out = format!("Edited {} ({})\n", tag_ref(&args.path, &tag), plan.summary);
         if let Some(shown) = plan.shown {
             notebook::render_cell(&mut out, shown + 1, &after.cells()[shown]);
         }

@@ -19,7 +19,7 @@ use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Stream, Window};
-use crate::text::tag::{content_tag, fnv1a32};
+use crate::text::tag::{content_tag, fnv1a32, tag_ref};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -327,9 +327,9 @@ fn header(spelled: &str, view: &View) -> String {
         notes.push("no final newline");
     }
     if notes.is_empty() {
-        format!("[{spelled}#{}]\n", view.tag)
+        format!("{}\n", tag_ref(spelled, &view.tag))
     } else {
-        format!("[{spelled}#{}] ({})\n", view.tag, notes.join(", "))
+        format!("{} ({})\n", tag_ref(spelled, &view.tag), notes.join(", "))
     }
 }
 

@@ -11,6 +11,7 @@ use crate::text::editable::{DecodeError, EditableText};
 use crate::text::placeholder;
 use crate::text::plural::count;
 use crate::text::region::line_delta;
+use crate::text::tag::tag_ref;
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
@@ -176,19 +177,22 @@ encoding, BOM and line ending. Reports the new tag: [path#TAG].",
         let tag = written.tag.clone().unwrap_or_default();
         let mut text = match (&old_text, replaced_binary) {
             (None, Some(len)) => format!(
-                "Wrote [{}#{tag}] (a file that was not text, {}, replaced by {})\n",
-                args.path,
+                "Wrote {} (a file that was not text, {}, replaced by {})\n",
+                tag_ref(&args.path, &tag),
                 count(len, "byte"),
                 count(new_text.line_count(), "line")
             ),
             (None, None) => format!(
-                "Created [{}#{tag}] ({})\n",
-                args.path,
+                "Created {} ({})\n",
+                tag_ref(&args.path, &tag),
                 count(new_text.line_count(), "line")
             ),
             (Some(old), _) => {
                 let (added, removed) = line_delta(old.text(), new_text.text());
-                format!("Wrote [{}#{tag}] (+{added} -{removed} lines)\n", args.path)
+                format!(
+                    "Wrote {} (+{added} -{removed} lines)\n",
+                    tag_ref(&args.path, &tag)
+                )
             }
         };
         txn::push_notes(&mut text, &written);

@@ -10,7 +10,7 @@ use serde_json::json;
 use super::{ReadFileArgs, Seen};
 use crate::error::{Output, ToolError, io_reason};
 use crate::media::{self, Kind, image, notebook, pdf};
-use crate::text::tag::content_tag;
+use crate::text::tag::{content_tag, tag_ref};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::CheckedPath;
 
@@ -123,8 +123,11 @@ fn read_kind(
         Kind::Pdf => {
             let range = pdf::parse_pages(args.pages.as_deref()).map_err(ToolError::usage)?;
             let (text, total) = pdf::render(spelled, &bytes, range).map_err(ToolError::refused)?;
-            Output::text(format!("[{spelled}#{tag}] (PDF, {total} pages)\n{text}"))
-                .with("total_pages", total)
+            Output::text(format!(
+                "{} (PDF, {total} pages)\n{text}",
+                tag_ref(spelled, &tag)
+            ))
+            .with("total_pages", total)
         }
         Kind::Notebook => {
             let text = std::str::from_utf8(&bytes).map_err(|_| {
@@ -143,7 +146,8 @@ fn read_kind(
                 max_bytes: NOTEBOOK_MAX_BYTES,
             };
             let shown = notebook::render_page(&nb, spelled, page).map_err(ToolError::refused)?;
-            Output::text(format!("[{spelled}#{tag}] {shown}")).with("cells", nb.cells().len())
+            Output::text(format!("{} {shown}", tag_ref(spelled, &tag)))
+                .with("cells", nb.cells().len())
         }
         Kind::Text => unreachable!("text files are read by read_file itself"),
     };
