@@ -247,3 +247,38 @@ fn copy_path_honours_its_timeout() {
         "{left:?}"
     );
 }
+
+/// read-file streams UTF-8 slices of any size, but indentation mode, UTF-16 and GBK decode the
+/// whole file: a 64 GiB one was allocated whole (the address-space limit here made it abort).
+/// Each is refused by its size, saying why it would be decoded whole and what to do instead.
+#[test]
+fn reads_that_decode_whole_are_refused_by_size() {
+    let ws = Ws::new();
+    sparse(&ws, "wide.txt", b"\xff\xfeh\x00i\x00\n\x00", HUGE);
+    // Past the 8 KiB sniffed for NUL bytes (the sparse rest reads as NULs).
+    sparse(&ws, "gbk.txt", &b"\xd6\xd0\xce\xc4\n".repeat(2000), HUGE);
+    sparse(&ws, "big.txt", b"fn main() {\n    x\n}\n", HUGE);
+    let cases: [(&str, &[&str], &str); 3] = [
+        ("wide.txt", &[], "UTF-16 or UTF-32"),
+        ("gbk.txt", &[], "not UTF-8"),
+        (
+            "big.txt",
+            &["--mode", "indentation", "--offset", "2"],
+            "indentation mode",
+        ),
+    ];
+    for (rel, extra, why) in cases {
+        let args = [&["read-file", rel][..], extra].concat();
+        let r = run_limited(&ws, &args, None);
+        refused_naming_size(&r, &ws, rel);
+        assert!(r.out.contains(why), "{rel}: {}", r.out);
+        assert!(r.out.contains("64 MiB"), "{rel}: {}", r.out);
+    }
+    // A UTF-8 slice of the same size is still streamed (only its first lines are kept).
+    let r = run_limited(
+        &ws,
+        &["read-file", "big.txt", "--limit", "2", "--timeout-ms", "1"],
+        None,
+    );
+    assert!(!r.out.contains("decodes at most"), "{}", r.out);
+}

@@ -68,7 +68,7 @@ pub fn too_big_to_edit(spelled: &str, size: u64, advice: &str) -> String {
 }
 
 /// `64 MiB`, `3.0 GiB`: a size for people, beside the exact byte count.
-fn human_size(n: u64) -> String {
+pub fn human_size(n: u64) -> String {
     const GIB: u64 = 1 << 30;
     const MIB: u64 = 1 << 20;
     if n >= GIB {

@@ -14,6 +14,7 @@ mod many;
 mod media;
 use crate::fileio::fs::refusal;
 use crate::fileio::map::{self, Mapped};
+use crate::fileio::txn::human_size;
 use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
@@ -333,8 +334,17 @@ fn header(spelled: &str, view: &View) -> String {
     }
 }
 
+/// The most bytes read-file decodes whole (indentation mode, UTF-16/32, GBK): the bytes and
+/// their text are both held, so this is the editing tools' bound
+/// ([`crate::fileio::txn::MAX_EDIT_BYTES`]). UTF-8 slices and tails of any size are streamed.
+pub const MAX_DECODE_BYTES: u64 = crate::fileio::txn::MAX_EDIT_BYTES;
+
+/// What to do with a big file in another encoding.
+const CONVERT_FIRST: &str = "convert it to UTF-8 first (exec: iconv -f GBK -t UTF-8) or read part of it with a command \
+     (exec: head, sed -n)";
+
 /// Reads the file: one streaming pass for UTF-8 slice/tail reads, a whole-file decode for
-/// indentation mode and for other encodings.
+/// indentation mode and for other encodings (at most [`MAX_DECODE_BYTES`]).
 fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<View, ToolError> {
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT) as usize;
     let offset = args.offset.unwrap_or(1) as usize;
@@ -351,6 +361,11 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
             .and_then(|mut f| f.seek(SeekFrom::Start(0)).map(|_| f))
             .map_err(|e| ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e))))
     };
+    // Why the file must be decoded whole, and what to do instead when it is too big for that.
+    let mut whole = (
+        "indentation mode decodes the whole file",
+        "read it in slices (offset and limit) instead",
+    );
     if args.mode.unwrap_or_default() == Mode::Slice {
         match scan_file(&open()?, size, window) {
             Ok(s) => return Ok(view_from_scan(s)),
@@ -366,13 +381,39 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
                     io_reason(&e)
                 )));
             }
-            Err(ScanStop::Wide | ScanStop::NotUtf8) => {}
+            Err(ScanStop::Wide) => {
+                whole.0 = "it is UTF-16 or UTF-32, which is decoded whole";
+                whole.1 = CONVERT_FIRST;
+            }
+            Err(ScanStop::NotUtf8) => {
+                whole.0 = "it is not UTF-8, so it is decoded whole (as GBK, if it is GBK)";
+                whole.1 = CONVERT_FIRST;
+            }
         }
+    }
+    // The whole-file decoder holds the bytes and their text: bounded by the size at open, and
+    // again while reading, in case the file grew since.
+    let too_big = || {
+        ToolError::refused(format!(
+            "{spelled} is {} ({}): {}, and agtool decodes at most {} in memory; {}",
+            count(size, "byte"),
+            human_size(size),
+            whole.0,
+            human_size(MAX_DECODE_BYTES),
+            whole.1
+        ))
+    };
+    if size > MAX_DECODE_BYTES {
+        return Err(too_big());
     }
     let mut bytes = Vec::with_capacity(size as usize);
     open()?
+        .take(MAX_DECODE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e))))?;
+    if bytes.len() as u64 > MAX_DECODE_BYTES {
+        return Err(too_big());
+    }
     let text = EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(spelled)))?;
     let all: Vec<&str> = text.lines().collect();
     let numbers: Vec<usize> = match args.mode.unwrap_or_default() {
