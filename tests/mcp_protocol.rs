@@ -876,3 +876,42 @@ fn a_server_follows_a_state_reset_by_another_process() {
     assert!(text.contains("before editing"), "{text}");
     assert_eq!(m.close().0, 0);
 }
+
+/// The state folder removed (`rm -rf .agent-state`) under a server that had only appended its
+/// reads to the read log: the refused edit says why the read is gone (it said only "read
+/// a.txt before editing it", as if the read never happened).
+#[test]
+fn a_server_says_so_when_its_state_folder_was_removed() {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n");
+    let mut m = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "A")]);
+    m.initialize("2025-11-25");
+    m.call(1, "read_file", json!({"path": "a.txt"}));
+    assert!(!m.result(1).1);
+    std::fs::remove_dir_all(ws.path(".agent-state")).unwrap();
+    m.call(
+        2,
+        "edit_file",
+        json!({"path": "a.txt", "old": "one", "new": "two"}),
+    );
+    let (text, is_error) = m.result(2);
+    assert!(is_error, "{text}");
+    assert!(text.contains("before editing"), "{text}");
+    assert!(
+        text.contains("state folder was removed or replaced"),
+        "{text}"
+    );
+    // Said once: after a new read, the edit goes through with no note.
+    m.call(3, "read_file", json!({"path": "a.txt"}));
+    assert!(!m.result(3).1);
+    m.call(
+        4,
+        "edit_file",
+        json!({"path": "a.txt", "old": "one", "new": "two"}),
+    );
+    let (text, is_error) = m.result(4);
+    assert!(!is_error, "{text}");
+    assert!(!text.contains("state folder"), "{text}");
+    assert_eq!(ws.read("a.txt"), b"two\n");
+    assert_eq!(m.close().0, 0);
+}

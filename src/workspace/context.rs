@@ -119,6 +119,11 @@ pub struct Ctx {
     /// Entries folder searches leave out by the rules ([`RuleHidden`]); None: no such rule.
     pub rule_hidden: Option<RuleHidden>,
     state: Arc<OnceLock<Result<Mutex<StateStore>, String>>>,
+    /// The state folder's (device, inode, birth time in ns or 0) when this process last
+    /// appended to its read log:
+    /// a long-lived process (the MCP server) that finds another folder there later tells the
+    /// caller its earlier reads are gone.
+    log_dir: Arc<Mutex<Option<(u64, u64, u128)>>>,
     /// Things the caller is told once, after the result (a corrupt state database that was
     /// replaced): see [`Ctx::notice`].
     notices: Mutex<Vec<String>>,
@@ -271,6 +276,7 @@ impl Ctx {
             asker: None,
             rule_hidden: None,
             state: Arc::new(OnceLock::new()),
+            log_dir: Arc::new(Mutex::new(None)),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),
         })
@@ -305,6 +311,7 @@ impl Ctx {
             asker: self.asker.clone(),
             rule_hidden: self.rule_hidden.clone(),
             state: self.state.clone(),
+            log_dir: self.log_dir.clone(),
             notices: Mutex::new(Vec::new()),
             unrecorded: Mutex::new(None),
         }
@@ -417,6 +424,7 @@ impl Ctx {
                     self.state_dir().display()
                 )
             })?;
+            self.check_log_dir(&dir, false);
             let mut store = StateStore::open(&dir)?;
             let days = self
                 .config
@@ -519,6 +527,31 @@ impl Ctx {
         }
     }
 
+    /// Tells the caller once when the state folder `dir` is not the one this process last
+    /// appended reads to (removed, or replaced by another folder): the reads it logged there
+    /// are gone. `appending`: remember `dir` as the folder appended to from now on.
+    fn check_log_dir(&self, dir: &Path, appending: bool) {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::symlink_metadata(dir) else {
+            return;
+        };
+        // The birth time too: a folder made again often gets the inode number just freed.
+        let born = meta
+            .created()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        let now = (meta.dev(), meta.ino(), born);
+        let mut seen = self.log_dir.lock().unwrap_or_else(|p| p.into_inner());
+        if seen.is_some_and(|before| before != now) {
+            self.notice(
+                "Note: the state folder was removed or replaced since this process last used \
+                 it; reads recorded before are gone: read files again before editing them.",
+            );
+        }
+        *seen = appending.then_some(now);
+    }
+
     /// Appends "this agent was shown `tag` for `real`" to the read log (see
     /// [`crate::workspace::state::read_log`]); once the log has passed
     /// [`read_log::FOLD_AT_BYTES`], opens the database, which folds it in.
@@ -529,6 +562,7 @@ impl Ctx {
                 self.state_dir().display()
             )
         })?;
+        self.check_log_dir(&dir, true);
         match read_log::append(&dir, &self.agent, real, tag)? {
             read_log::Appended::Written { size } => {
                 if size > read_log::FOLD_AT_BYTES {
