@@ -1,7 +1,8 @@
-//! read-file on files large enough to be read from a memory map (16 MiB and up, spec 02
-//! "Cost", issue 18 §7): the same header, lines, counts and tails as the whole-file decoder
-//! gives, for LF, CRLF and non-ASCII text, a file that grows while it is read, and a file cut
-//! short while it is read (the process must never die of SIGBUS).
+//! read-file on big files. Files large enough to be read from a memory map (16 MiB and up,
+//! spec 02 "Cost", issue 18 §7) give the same header, lines, counts and tails as the whole-file
+//! decoder, for LF, CRLF and non-ASCII text, a file that grows while it is read, and a file cut
+//! short while it is read (the process must never die of SIGBUS), in a few MiB of memory. A
+//! window or tail of millions of lines shows at most 1 MiB, and says where the rest is.
 
 mod common;
 
@@ -218,6 +219,93 @@ fn a_mapped_read_keeps_a_small_resident_size() {
         assert!(
             big < small + 24 * 1024,
             "{args:?}: {big} KiB against {small} KiB for a small file"
+        );
+    }
+}
+
+/// The lines shown after the header of a read-file answer, as (number, text).
+fn shown_lines(out: &str) -> Vec<(usize, &str)> {
+    out.lines()
+        .filter_map(|l| {
+            let (n, text) = l.strip_prefix('L')?.split_once(": ")?;
+            Some((n.parse().ok()?, text))
+        })
+        .collect()
+}
+
+/// A `limit` or `tail` of millions of lines printed every line (1.2 GB from a 1 GiB file) and
+/// held them all (3.2 GB). A read shows at most 1 MiB: a window ends early with where to go
+/// on, a tail leaves out its first lines and says which; the decoder's path (UTF-16) too.
+#[test]
+fn a_window_of_millions_of_lines_shows_at_most_1_mib() {
+    let ws = Ws::new();
+    let line = |i: usize| format!("line {i:08} {}", "z".repeat(40));
+    let n = 400_000;
+    let text: String = (1..=n).map(|i| line(i) + "\n").collect();
+    write_big(&ws, "log.txt", text.as_bytes());
+    let mut wide = vec![0xFF, 0xFE];
+    for unit in text.encode_utf16() {
+        wide.extend_from_slice(&unit.to_le_bytes());
+    }
+    write_big(&ws, "wide.txt", &wide);
+    for rel in ["log.txt", "wide.txt"] {
+        let head = ws.run(&["read-file", rel, "--offset", "5", "--limit", "10000000"]);
+        let out = head.ok();
+        assert!(out.len() < (1 << 20) + 4096, "{rel}: {} bytes", out.len());
+        let shown = shown_lines(out);
+        let last = shown.last().unwrap().0;
+        assert_eq!(shown.first().unwrap(), &(5, line(5).as_str()));
+        assert_eq!(shown.len(), last - 4, "{rel}: consecutive lines");
+        assert!(
+            out.ends_with(&format!(
+                "(a read shows at most 1 MiB; {} more lines; continue with offset={})\n",
+                n - last,
+                last + 1
+            )),
+            "{rel}: {}",
+            &out[out.len() - 200..]
+        );
+        let tail = ws.run(&["read-file", rel, "--tail", "300000"]);
+        let out = tail.ok();
+        assert!(out.len() < (1 << 20) + 4096, "{rel}: {} bytes", out.len());
+        let shown = shown_lines(out);
+        let first = shown.first().unwrap().0;
+        assert_eq!(shown.last().unwrap(), &(n, line(n).as_str()));
+        let asked_first = n - 300_000 + 1;
+        let note = format!(
+            "({} lines left out before L{first}: a read shows at most 1 MiB; read them with \
+             offset={asked_first} limit={})",
+            first - asked_first,
+            first - asked_first
+        );
+        assert_eq!(out.lines().nth(1), Some(note.as_str()), "{rel}");
+    }
+    // The default window is untouched by the budget.
+    let out = ws.run(&["read-file", "log.txt"]).ok().to_owned();
+    assert!(out.ends_with(&format!(
+        "({} more lines; continue with offset=2001)\n",
+        n - 2000
+    )));
+}
+
+/// Holding the lines of a huge tail cost gigabytes; now the budget bounds the memory too.
+#[test]
+fn a_tail_of_millions_of_lines_keeps_a_small_resident_size() {
+    let ws = Ws::new();
+    let (bytes, _) = text_of(64 << 20, "\n", "end", true);
+    write_big(&ws, "big.txt", &bytes);
+    ws.write("small.txt", "one line\n");
+    let (code, small) = sampled_peak_rss(&ws, &["read-file", "small.txt"]);
+    assert_eq!(code, 0);
+    for args in [
+        ["read-file", "big.txt", "--tail", "20000000"],
+        ["read-file", "big.txt", "--limit", "20000000"],
+    ] {
+        let (code, big) = sampled_peak_rss(&ws, &args);
+        assert_eq!(code, 0);
+        assert!(
+            big < small + 24 * 1024,
+            "{args:?}: {big} KiB against {small} KiB"
         );
     }
 }

@@ -27,6 +27,17 @@ const BACK_CHUNK: usize = 64 * 1024;
 /// Bytes kept of each shown line: enough to cut at a char boundary at or before 500 bytes.
 const KEEP: usize = MAX_LINE_BYTES + 4;
 
+/// Most bytes of lines one read keeps and shows, counted by [`shown_cost`] (spec 02): past it a
+/// window ends early and a tail leaves out its first lines. A `limit` of millions printed
+/// 1.2 GB and held 3.2 GB.
+pub const MAX_SHOWN_BYTES: usize = 1 << 20;
+
+/// What a shown line of `text` counts against [`MAX_SHOWN_BYTES`]: its text, its `L<n>: `
+/// prefix, a cut mark and its newline.
+pub fn shown_cost(text: &str) -> usize {
+    text.len() + 16
+}
+
 /// Which lines to keep while scanning.
 #[derive(Debug, Clone, Copy)]
 pub enum Window {
@@ -69,6 +80,9 @@ pub struct Scan {
     pub final_newline: bool,
     /// The kept lines, in order.
     pub lines: Vec<ScannedLine>,
+    /// [`MAX_SHOWN_BYTES`] was reached: a window ends before its last line, a tail leaves
+    /// out its first lines.
+    pub over_budget: bool,
 }
 
 /// Why the streaming pass gave up: the caller decides what to do.
@@ -188,7 +202,8 @@ impl Stream {
         let body_start = pass.body_start();
         let mut scan = pass.finish()?;
         if let Window::Tail(n) = window {
-            scan.lines = tail_lines(source, &mut buf, body_start, at, &scan, n)?;
+            (scan.lines, scan.over_budget) =
+                tail_lines(source, &mut buf, body_start, at, &scan, n)?;
         }
         Ok(scan)
     }
@@ -229,7 +244,8 @@ fn read_full(
 
 /// The last `n` lines of a file whose forward pass found `scan`, whose text starts at byte
 /// `body_start` (after a BOM) and which was read up to byte `end`: where they start is found by
-/// searching backwards from `end` for terminators, then only they are split.
+/// searching backwards from `end` for terminators, then only they are split. Within
+/// [`MAX_SHOWN_BYTES`]: the flag says the first lines were left out.
 fn tail_lines(
     source: &(impl Source + ?Sized),
     buf: &mut [u8],
@@ -237,11 +253,15 @@ fn tail_lines(
     end: u64,
     scan: &Scan,
     n: usize,
-) -> Result<Vec<ScannedLine>, ScanStop> {
+) -> Result<(Vec<ScannedLine>, bool), ScanStop> {
     let total = scan.total_lines;
     if n == 0 || total == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), false));
     }
+    // No more lines than the budget could show even if all were empty.
+    let most = MAX_SHOWN_BYTES / shown_cost("");
+    let cut_by_count = n > most && total > most;
+    let n = n.min(most);
     let (start, first) = if n >= total {
         (body_start, 1)
     } else {
@@ -254,6 +274,7 @@ fn tail_lines(
         (start, total - n + 1)
     };
     let mut scanner = Scanner::new(Some((first, total)), first);
+    scanner.drop_front = true;
     let mut at = start;
     while at < end {
         let got = read_full(source, buf, at, end).map_err(ScanStop::Io)?;
@@ -263,11 +284,11 @@ fn tail_lines(
         scanner.feed(&buf[..got], None);
         at += got as u64;
     }
-    let lines = scanner.finish_lines();
+    let (lines, over_budget) = scanner.finish_lines();
     if lines.last().map(|l| l.number) != Some(total) {
         return Err(changed());
     }
-    Ok(lines)
+    Ok((lines, over_budget || cut_by_count))
 }
 
 fn changed() -> ScanStop {
@@ -452,6 +473,13 @@ struct Scanner {
     pending_cr: bool,
     eols: (u64, u64, u64),
     kept: VecDeque<ScannedLine>,
+    /// The [`shown_cost`] of the kept lines.
+    kept_bytes: usize,
+    /// Past [`MAX_SHOWN_BYTES`], drop the first kept lines (a tail) instead of ending the
+    /// window (a range).
+    drop_front: bool,
+    /// Lines were left out for [`MAX_SHOWN_BYTES`].
+    over_budget: bool,
 }
 
 impl Scanner {
@@ -468,6 +496,9 @@ impl Scanner {
             pending_cr: false,
             eols: (0, 0, 0),
             kept: VecDeque::new(),
+            kept_bytes: 0,
+            drop_front: false,
+            over_budget: false,
         }
     }
 
@@ -578,17 +609,39 @@ impl Scanner {
         let n = self.cur.number;
         if self.wanted(n) {
             let keep = std::mem::take(&mut self.cur.keep);
-            self.kept.push_back(ScannedLine {
+            let line = ScannedLine {
                 number: n,
                 text: cut_utf8(&keep, MAX_LINE_BYTES),
                 len: self.cur.len,
                 hash: self.cur.hash.value(),
-            });
+            };
+            self.keep_line(line);
         }
         self.cur.number += 1;
         self.cur.len = 0;
         self.cur.keep.clear();
         self.cur.hash = LineHasher::new();
+    }
+
+    /// Keeps `line` within [`MAX_SHOWN_BYTES`]: past it a range ends (no later line is
+    /// wanted) and a tail drops its first lines. The first line is always kept.
+    fn keep_line(&mut self, line: ScannedLine) {
+        let cost = shown_cost(&line.text);
+        if !self.drop_front && !self.kept.is_empty() && self.kept_bytes + cost > MAX_SHOWN_BYTES {
+            self.over_budget = true;
+            if let Some((first, _)) = self.window {
+                self.window = Some((first, line.number - 1));
+            }
+            return;
+        }
+        self.kept_bytes += cost;
+        self.kept.push_back(line);
+        while self.kept_bytes > MAX_SHOWN_BYTES && self.kept.len() > 1 {
+            if let Some(dropped) = self.kept.pop_front() {
+                self.kept_bytes -= shown_cost(&dropped.text);
+                self.over_budget = true;
+            }
+        }
     }
 
     /// Ends the text: the counts and the kept lines.
@@ -608,12 +661,14 @@ impl Scanner {
             eols: self.eols,
             final_newline: !open_line && ended > 0,
             lines: self.kept.into_iter().collect(),
+            over_budget: self.over_budget,
         }
     }
 
-    /// Ends the text: only the kept lines.
-    fn finish_lines(self) -> Vec<ScannedLine> {
-        self.finish(String::new(), TextEncoding::Utf8).lines
+    /// Ends the text: only the kept lines, and whether lines were left out for the budget.
+    fn finish_lines(self) -> (Vec<ScannedLine>, bool) {
+        let scan = self.finish(String::new(), TextEncoding::Utf8);
+        (scan.lines, scan.over_budget)
     }
 }
 

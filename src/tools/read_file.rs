@@ -19,7 +19,9 @@ use crate::search::listing;
 use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
 use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
-use crate::text::scan::{self, Scan, ScanStop, ScannedLine, Stream, Window};
+use crate::text::scan::{
+    self, MAX_SHOWN_BYTES, Scan, ScanStop, ScannedLine, Stream, Window, shown_cost,
+};
 use crate::text::tag::{content_tag, fnv1a32, tag_ref};
 use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
@@ -250,6 +252,22 @@ pub fn read_one(
                 count(view.total_lines, "line")
             )));
         }
+        if view.over_budget
+            && let (Some(asked), Some(first)) = (args.tail, view.lines.first())
+        {
+            // A tail that does not fit: its first lines are left out, and said where they are.
+            let asked_first = view.total_lines.saturating_sub(asked as usize) + 1;
+            let left_out = first.number - asked_first;
+            text.push_str(&format!(
+                "({} left out before L{}: a read shows at most {}; read them with offset={} \
+                 limit={})\n",
+                count(left_out, "line"),
+                first.number,
+                human_size(MAX_SHOWN_BYTES as u64),
+                asked_first,
+                left_out
+            ));
+        }
         for line in &view.lines {
             push_kept_line(
                 &mut text,
@@ -263,12 +281,26 @@ pub fn read_one(
         if let Some(last) = view.lines.last() {
             let remaining = view.total_lines - last.number;
             if remaining > 0 && args.mode.unwrap_or_default() == Mode::Slice {
+                let why = if view.over_budget && args.tail.is_none() {
+                    format!(
+                        "a read shows at most {}; ",
+                        human_size(MAX_SHOWN_BYTES as u64)
+                    )
+                } else {
+                    String::new()
+                };
                 text.push_str(&format!(
-                    "({}; continue with offset={})\n",
+                    "({why}{}; continue with offset={})\n",
                     count(remaining, "more line"),
                     last.number + 1
                 ));
             }
+        }
+        if view.over_budget && args.mode.unwrap_or_default() == Mode::Indentation {
+            text.push_str(&format!(
+                "(the block goes on: a read shows at most {})\n",
+                human_size(MAX_SHOWN_BYTES as u64)
+            ));
         }
         crate::lsp::after_read_path(ctx, &checked);
         let seen = Seen {
@@ -293,6 +325,8 @@ struct View {
     final_newline: bool,
     total_lines: usize,
     lines: Vec<ScannedLine>,
+    /// Lines of the window were left out for [`MAX_SHOWN_BYTES`].
+    over_budget: bool,
 }
 
 fn anchor_line(args: &ReadFileArgs) -> u64 {
@@ -432,18 +466,38 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
             Window::Range { first, last } => (first..=last.min(all.len())).collect(),
         },
     };
-    let lines = numbers
-        .into_iter()
-        .map(|n| {
-            let full = all[n - 1];
-            ScannedLine {
-                number: n,
-                text: cut_at_boundary(full, MAX_LINE_BYTES).to_owned(),
-                len: full.len() as u64,
-                hash: fnv1a32(full.as_bytes()),
-            }
-        })
-        .collect();
+    let shown = |n: usize| {
+        let full = all[n - 1];
+        ScannedLine {
+            number: n,
+            text: cut_at_boundary(full, MAX_LINE_BYTES).to_owned(),
+            len: full.len() as u64,
+            hash: fnv1a32(full.as_bytes()),
+        }
+    };
+    // Within the budget a read shows: a tail keeps its last lines, anything else its first.
+    let mut lines: Vec<ScannedLine> = Vec::new();
+    let mut used = 0;
+    let mut over_budget = false;
+    let from_end =
+        matches!(window, Window::Tail(_)) && args.mode.unwrap_or_default() == Mode::Slice;
+    let order: Box<dyn Iterator<Item = usize>> = if from_end {
+        Box::new(numbers.into_iter().rev())
+    } else {
+        Box::new(numbers.into_iter())
+    };
+    for n in order {
+        let line = shown(n);
+        used += shown_cost(&line.text);
+        if used > MAX_SHOWN_BYTES && !lines.is_empty() {
+            over_budget = true;
+            break;
+        }
+        lines.push(line);
+    }
+    if from_end {
+        lines.reverse();
+    }
     Ok(View {
         tag: content_tag(&bytes),
         encoding: text.encoding(),
@@ -451,6 +505,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         final_newline: text.has_final_newline(),
         total_lines: all.len(),
         lines,
+        over_budget,
     })
 }
 
@@ -473,6 +528,7 @@ fn view_from_scan(s: Scan) -> View {
         final_newline: s.final_newline,
         total_lines: s.total_lines,
         lines: s.lines,
+        over_budget: s.over_budget,
     }
 }
 
