@@ -915,3 +915,35 @@ fn a_server_says_so_when_its_state_folder_was_removed() {
     assert_eq!(ws.read("a.txt"), b"two\n");
     assert_eq!(m.close().0, 0);
 }
+
+/// A SIGBUS sent by a process (`kill -BUS`) to a server that has read a big file from a
+/// memory map ends it, as SIGBUS does by default (attack finding: the signal went to the
+/// standard library's handler, which swallowed it and left SIGBUS at its default action, so a
+/// file cut short under a later read killed the server).
+#[test]
+fn a_sigbus_sent_to_a_server_ends_it_as_by_default() {
+    let ws = Ws::new();
+    let line = "a line of text for the map\n";
+    ws.write("big.txt", line.repeat((20 << 20) / line.len()));
+    let mut m = Mcp::start(&ws, "files", &[]);
+    m.initialize("2025-11-25");
+    m.call(1, "read_file", json!({"path": "big.txt", "tail": 1}));
+    let (text, is_error) = m.result(1);
+    assert!(!is_error, "{text}");
+    let pid = m.child.id() as i32;
+    // SAFETY: sends a signal to our own child.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGBUS) }, 0);
+    let deadline = std::time::Instant::now() + WAIT;
+    let status = loop {
+        if let Some(status) = m.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server is still running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGBUS), "{status:?}");
+}

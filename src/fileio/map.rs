@@ -17,8 +17,19 @@
 //!   which would kill the process. A `SIGBUS` handler, installed once, looks the faulting
 //!   address up among the live maps; when it is one of them it puts zero-filled memory over
 //!   the rest of that map and marks it cut, and the read is then reported as
-//!   [`Mapped::Cut`] (the caller reads the file again the ordinary way). Any other `SIGBUS`
-//!   goes to the action that was installed before.
+//!   [`Mapped::Cut`] (the caller reads the file again the ordinary way). A file cut within
+//!   its last page raises nothing (the kernel shows zeros there), so the size is checked again
+//!   after the walk, and a shorter file is a cut too. Any other fault goes to the action that
+//!   was installed before; a `SIGBUS` sent by a process ends agtool, as it does by default.
+//!
+//! A file is mapped only where a map reads what `read` would, and costs no more:
+//! - on a disk or memory filesystem (ext4, XFS, Btrfs, tmpfs, overlayfs, F2FS, ZFS,
+//!   bcachefs), never on sysfs, procfs or FUSE (a PCI `resource` file maps device memory);
+//! - when the file is not sparse: reading a hole through a tmpfs map allocates a page of RAM
+//!   for it (a 4 GiB sparse file took 4 GiB of memory and kept it), and on disk the holes
+//!   are slower to map than to read;
+//! - when the address space is unlimited (`ulimit -v`): under a limit the map's size could
+//!   leave too little for the scan's own allocations.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -104,7 +115,7 @@ pub fn for_each_piece<B>(
     piece: usize,
     mut each: impl FnMut(&[u8]) -> Result<(), B>,
 ) -> Mapped<B> {
-    if len < MAP_MIN || piece == 0 || !worth_a_thread() {
+    if len < MAP_MIN || piece == 0 || !worth_a_thread() || !mappable(file, len) {
         return Mapped::NotMapped;
     }
     let Ok(len) = usize::try_from(len) else {
@@ -163,7 +174,9 @@ pub fn for_each_piece<B>(
         at = end;
     }
     drop(helper);
-    let cut = map.is_cut();
+    // A file cut within the map's last page raised no SIGBUS: its lost bytes read as zeros.
+    let shrunk = file.metadata().map_or(true, |m| m.len() < len as u64);
+    let cut = map.is_cut() || shrunk;
     drop(map);
     match (cut, stopped) {
         (true, _) => Mapped::Cut,
@@ -186,6 +199,40 @@ impl Drop for Helper {
             let _ = thread.join();
         }
     }
+}
+
+/// Filesystems whose maps read what `read` reads (`statfs` magic numbers): ext2/3/4, XFS,
+/// Btrfs, tmpfs, overlayfs, F2FS, ZFS, bcachefs.
+const MAPPED_FILESYSTEMS: [i64; 8] = [
+    0xEF53,
+    0x5846_5342,
+    0x9123_683E,
+    0x0102_1994,
+    0x794C_7630,
+    0xF2F5_2010,
+    0x2FC1_2FC1,
+    0xCA45_1A4E,
+];
+
+/// Whether `file` (at least `len` bytes) may be mapped: see the module doc.
+fn mappable(file: &File, len: u64) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = file.metadata() else {
+        return false;
+    };
+    // Allocated blocks (512 bytes each) cover the size: no holes worth the name.
+    let dense = meta.blocks().saturating_mul(512) >= len;
+    let mut limit = std::mem::MaybeUninit::<libc::rlimit>::zeroed();
+    // SAFETY: getrlimit writes the limit into `limit`.
+    let unlimited = unsafe { libc::getrlimit(libc::RLIMIT_AS, limit.as_mut_ptr()) } == 0
+        // SAFETY: filled by the successful call above.
+        && unsafe { limit.assume_init() }.rlim_cur == libc::RLIM_INFINITY;
+    let mut fs = std::mem::MaybeUninit::<libc::statfs>::zeroed();
+    // SAFETY: fstatfs writes into `fs` for an open descriptor.
+    let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0
+        // SAFETY: filled by the successful call above.
+        && MAPPED_FILESYSTEMS.contains(&(unsafe { fs.assume_init() }.f_type as i64));
+    dense && unlimited && known
 }
 
 /// Whether this process may run two threads at once (its CPU affinity and cgroup quota).
@@ -356,9 +403,24 @@ fn install_handler() -> bool {
 /// action.
 extern "C" fn on_sigbus(sig: c_int, info: *mut siginfo_t, context: *mut c_void) {
     // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
-    let addr = unsafe { (*info).si_addr() } as usize;
+    let (code, addr) = unsafe { ((*info).si_code, (*info).si_addr() as usize) };
+    if code <= 0 {
+        // Sent by a process (kill, sigqueue, tgkill), not a fault: SIGBUS's default action,
+        // as if no handler were installed. The signal is blocked while this runs, so the
+        // raised one is delivered, with the default action, when it returns.
+        // SAFETY: signal and raise are async-signal-safe.
+        unsafe {
+            libc::signal(libc::SIGBUS, libc::SIG_DFL);
+            libc::raise(libc::SIGBUS);
+        }
+        return;
+    }
     let page = PAGE.load(Ordering::Relaxed);
     for slot in &LIVE {
+        if code != libc::BUS_ADRERR {
+            // A hardware memory error or a misaligned access: never a cut file.
+            break;
+        }
         let start = slot.start.load(Ordering::Acquire);
         let end = slot.end.load(Ordering::Acquire);
         if start != 0 && (start..end).contains(&addr) {
@@ -429,7 +491,7 @@ mod tests {
             pieces += 1;
             Ok(())
         });
-        if !worth_a_thread() {
+        if !worth_a_thread() || !mappable(f.as_file(), len as u64) {
             assert!(matches!(r, Mapped::NotMapped));
             return;
         }
@@ -454,10 +516,45 @@ mod tests {
             calls += 1;
             if calls == 3 { Err("enough") } else { Ok(()) }
         });
-        if worth_a_thread() {
+        if worth_a_thread() && mappable(f.as_file(), len as u64) {
             assert!(matches!(r, Mapped::Stopped("enough")), "{r:?}");
             assert_eq!(calls, 3);
         }
+    }
+
+    /// Cut within the map's last page: no page past the end is touched, so no SIGBUS; the
+    /// kernel shows zeros for the lost bytes (attack finding: they were hashed as content,
+    /// giving a tag of bytes the file never held).
+    #[test]
+    fn a_file_cut_within_its_last_page_is_reported() {
+        let len = MAP_MIN as usize + 1000;
+        let (f, _) = file_of(len);
+        let writer = std::fs::OpenOptions::new()
+            .write(true)
+            .open(f.path())
+            .unwrap();
+        let mut first = true;
+        let r = for_each_piece::<()>(f.as_file(), len as u64, 64 * 1024, |_| {
+            if first {
+                first = false;
+                writer.set_len(len as u64 - 500).unwrap();
+            }
+            Ok(())
+        });
+        if worth_a_thread() && mappable(f.as_file(), 1) {
+            assert!(matches!(r, Mapped::Cut), "{r:?}");
+        }
+    }
+
+    /// Holes are read, not mapped (attack finding: reading a 4 GiB sparse file through a
+    /// tmpfs map allocated 4 GiB of RAM for its holes, and kept it).
+    #[test]
+    fn a_sparse_file_is_not_mapped() {
+        let f = tempfile::NamedTempFile::new().unwrap();
+        f.as_file().write_all(b"hello\n").unwrap();
+        f.as_file().set_len(4 * MAP_MIN).unwrap();
+        let r = for_each_piece::<()>(f.as_file(), 4 * MAP_MIN, 64 * 1024, |_| panic!("fed"));
+        assert!(matches!(r, Mapped::NotMapped), "{r:?}");
     }
 
     /// The file is cut to nothing after the first piece: the pages past the end raise SIGBUS,
@@ -481,7 +578,7 @@ mod tests {
             }
             Ok(())
         });
-        if worth_a_thread() {
+        if worth_a_thread() && mappable(f.as_file(), 1) {
             assert!(matches!(r, Mapped::Cut), "{r:?}");
             assert!(zeros_seen);
         }
