@@ -229,9 +229,13 @@ fn mappable(file: &File, len: u64) -> bool {
         && unsafe { limit.assume_init() }.rlim_cur == libc::RLIM_INFINITY;
     let mut fs = std::mem::MaybeUninit::<libc::statfs>::zeroed();
     // SAFETY: fstatfs writes into `fs` for an open descriptor.
-    let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0
+    let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0 && {
         // SAFETY: filled by the successful call above.
-        && MAPPED_FILESYSTEMS.contains(&(unsafe { fs.assume_init() }.f_type as i64));
+        let kind = unsafe { fs.assume_init() }.f_type;
+        // `f_type` is an i64 here and narrower on some targets.
+        #[allow(clippy::unnecessary_cast)]
+        MAPPED_FILESYSTEMS.contains(&(kind as i64))
+    };
     dense && unlimited && known
 }
 
