@@ -311,7 +311,7 @@ fn a_directory_gets_the_list_dir_listing_at_depth_1() {
 }
 
 #[test]
-fn binary_and_undecodable_files_are_refused() {
+fn binary_files_are_refused_and_undecodable_ones_shown_replaced() {
     let ws = Ws::new();
     let mut bin = b"\x7fELF".to_vec();
     bin.extend([0u8; 60]);
@@ -319,12 +319,16 @@ fn binary_and_undecodable_files_are_refused() {
     let out = ws.run(&["read-file", "prog.bin"]);
     out.code(1);
     assert_eq!(out.out, "Error: prog.bin is a binary file (64 bytes)\n");
+    // Neither UTF-8 nor GBK: shown with U+FFFD for each place that is not UTF-8.
     ws.write("l1.txt", b"caf\xe9 \xff\xfe\n");
     let out = ws.run(&["read-file", "l1.txt"]);
-    out.code(1);
     assert_eq!(
-        out.out,
-        "Error: l1.txt is not UTF-8, UTF-16/32 with a BOM, or GBK; it was left untouched\n"
+        out.ok(),
+        format!(
+            "[l1.txt#{}] (not UTF-8 at byte 3 and 2 more places: shown as \u{FFFD}; edits \
+             are refused)\nL1: caf\u{FFFD} \u{FFFD}\u{FFFD}\n",
+            tag(b"caf\xe9 \xff\xfe\n")
+        )
     );
     assert_eq!(ws.read("l1.txt"), b"caf\xe9 \xff\xfe\n");
 }
@@ -437,4 +441,46 @@ fn json_output_carries_path_tag_and_line_count() {
         v["output"],
         format!("[a.txt#{}]\nL1: a\nL2: b\n", tag(b"a\nb\n"))
     );
+}
+
+/// New-user findings: a UTF-8 file with one stray byte was taken for GBK (shown as mojibake,
+/// and an edit wrote GBK bytes into the UTF-8 file), and a file with bytes that are neither
+/// UTF-8 nor GBK could not be read at all. Now it reads as UTF-8 with U+FFFD where a byte is
+/// not, says where, and edits are refused with nothing changed.
+#[test]
+fn a_utf8_file_with_stray_bytes_reads_with_replacement_and_is_not_edited() {
+    let ws = Ws::new();
+    let mut bytes = "2024 中文日志 测试通过\n".repeat(5).into_bytes();
+    let at = bytes.len() + 9;
+    bytes.extend_from_slice(b"user cafe\xe9s login\n");
+    bytes.extend_from_slice("结束 中文\n".as_bytes());
+    ws.write("moj.log", &bytes);
+    let r = ws.run(&["read-file", "moj.log"]);
+    let out = r.ok();
+    assert!(
+        out.starts_with(&format!(
+            "[moj.log#{}] (not UTF-8 at byte {at}: shown as \u{FFFD}; edits are refused)\n",
+            tag(&bytes)
+        )),
+        "{out}"
+    );
+    assert!(out.contains("L1: 2024 中文日志 测试通过\n"), "{out}");
+    assert!(out.contains("L6: user cafe\u{FFFD}s login\n"), "{out}");
+    let edit = ws.run(&["edit-file", "moj.log", "--old", "login", "--new", "完成"]);
+    edit.code(1);
+    assert!(
+        edit.out
+            .contains(&format!("UTF-8 except at 1 place (the first at byte {at})")),
+        "{}",
+        edit.out
+    );
+    assert_eq!(ws.read("moj.log"), bytes);
+    // Bytes that are no encoding at all read the same way, each place counted.
+    ws.write("bad.txt", b"ok line\nbad \xff here\nmore \xfe\n");
+    let out = ws.run(&["read-file", "bad.txt"]).ok().to_owned();
+    assert!(
+        out.contains("(not UTF-8 at byte 12 and 1 more place: shown as"),
+        "{out}"
+    );
+    assert!(out.contains("L2: bad \u{FFFD} here\n"), "{out}");
 }

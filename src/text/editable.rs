@@ -18,7 +18,7 @@ mod codec;
 use crate::text::plural::count;
 pub use batch::ByteEdits;
 use codec::{decode_bytes, first_unmappable, normalise};
-pub use codec::{looks_binary, sniff_bom};
+pub use codec::{looks_binary, sniff_bom, utf8_census};
 
 /// How many leading bytes are searched for a NUL to call a file binary (spec 01).
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
@@ -120,6 +120,14 @@ pub enum DecodeError {
     },
     /// Not UTF-8, not UTF-16/32 with a BOM, not strict GBK.
     Undecodable,
+    /// UTF-8 but for a few stray bytes: read as GBK it would be mojibake, and an edit would
+    /// write GBK into a UTF-8 file.
+    Utf8Strays {
+        /// Offset of the first byte that is not UTF-8.
+        first: u64,
+        /// How many places are not UTF-8.
+        count: u64,
+    },
 }
 
 impl DecodeError {
@@ -132,6 +140,12 @@ impl DecodeError {
             DecodeError::Undecodable => {
                 format!("{path} is not UTF-8, UTF-16/32 with a BOM, or GBK; it was left untouched")
             }
+            DecodeError::Utf8Strays { first, count: n } => format!(
+                "{path} is UTF-8 except at {} (the first at byte {first}), so it cannot be \
+                 written back exactly; it was left untouched; fix those bytes first (exec: \
+                 iconv -f UTF-8 -t UTF-8 -c drops them)",
+                count(*n, "place")
+            ),
         }
     }
 }

@@ -16,7 +16,9 @@ use crate::fileio::fs::refusal;
 use crate::fileio::map::{self, Mapped};
 use crate::fileio::txn::human_size;
 use crate::search::listing;
-use crate::text::editable::{DecodeError, EditableText, EolStyle, TextEncoding};
+use crate::text::editable::{
+    DecodeError, EditableText, EolStyle, TextEncoding, sniff_bom, utf8_census,
+};
 use crate::text::plural::count;
 use crate::text::render::{LineStyle, MAX_LINE_BYTES, cut_at_boundary, push_kept_line};
 use crate::text::scan::{
@@ -327,6 +329,8 @@ struct View {
     lines: Vec<ScannedLine>,
     /// Lines of the window were left out for [`MAX_SHOWN_BYTES`].
     over_budget: bool,
+    /// Bytes that are not UTF-8, shown as U+FFFD: (offset of the first, places).
+    invalid: Option<(u64, u64)>,
 }
 
 fn anchor_line(args: &ReadFileArgs) -> u64 {
@@ -360,6 +364,17 @@ fn header(spelled: &str, view: &View) -> String {
     }
     if !view.final_newline && view.total_lines > 0 {
         notes.push("no final newline");
+    }
+    let invalid;
+    if let Some((first, places)) = view.invalid {
+        invalid = format!(
+            "not UTF-8 at byte {first}{}: shown as \u{FFFD}; edits are refused",
+            match places {
+                0 | 1 => String::new(),
+                n => format!(" and {}", count(n - 1, "more place")),
+            }
+        );
+        notes.push(&invalid);
     }
     if notes.is_empty() {
         format!("{}\n", tag_ref(spelled, &view.tag))
@@ -448,7 +463,19 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
     if bytes.len() as u64 > MAX_DECODE_BYTES {
         return Err(too_big());
     }
-    let text = EditableText::decode(&bytes).map_err(|e| ToolError::refused(e.message(spelled)))?;
+    // Bytes that are not UTF-8 nor strict GBK are still shown, as UTF-8 with U+FFFD where a
+    // byte is not (a log with one bad byte was unreadable); edits of the file stay refused.
+    let (text, invalid) = match EditableText::decode(&bytes) {
+        Ok(text) => (text, None),
+        Err(DecodeError::Utf8Strays { .. } | DecodeError::Undecodable)
+            if sniff_bom(&bytes).is_none() =>
+        {
+            let (_, places, first) = utf8_census(&bytes);
+            let lossy = String::from_utf8_lossy(&bytes);
+            (EditableText::new_utf8(&lossy), first.map(|at| (at, places)))
+        }
+        Err(e) => return Err(ToolError::refused(e.message(spelled))),
+    };
     let all: Vec<&str> = text.lines().collect();
     let numbers: Vec<usize> = match args.mode.unwrap_or_default() {
         Mode::Indentation => {
@@ -506,6 +533,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         total_lines: all.len(),
         lines,
         over_budget,
+        invalid,
     })
 }
 
@@ -529,6 +557,7 @@ fn view_from_scan(s: Scan) -> View {
         total_lines: s.total_lines,
         lines: s.lines,
         over_budget: s.over_budget,
+        invalid: None,
     }
 }
 

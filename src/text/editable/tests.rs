@@ -238,3 +238,35 @@ fn decode_owned_adopts_only_what_decoding_leaves_unchanged() {
         assert_eq!(Err(err), EditableText::decode(bytes));
     }
 }
+
+/// UTF-8 with a stray byte round-tripped as GBK (new-user finding: shown as mojibake, and an
+/// edit wrote GBK bytes into the UTF-8 file); real GBK text still decodes as GBK.
+#[test]
+fn utf8_with_a_stray_byte_is_not_gbk() {
+    let mut bytes = "2024 中文日志 测试通过\n".repeat(5).into_bytes();
+    let stray_at = bytes.len() + 9;
+    bytes.extend_from_slice(b"user cafe\xe9s login\n");
+    bytes.extend_from_slice("结束 中文\n".as_bytes());
+    assert_eq!(
+        EditableText::decode(&bytes),
+        Err(DecodeError::Utf8Strays {
+            first: stray_at as u64,
+            count: 1
+        })
+    );
+    let message = EditableText::decode(&bytes).unwrap_err().message("moj.log");
+    assert!(
+        message.contains(&format!("the first at byte {stray_at}")),
+        "{message}"
+    );
+    for gbk in [
+        b"\xb5\xda1\xd0\xd0 \xd6\xd0\xce\xc4\xc8\xd5\xd6\xbe \xb2\xe2\xca\xd4\xcd\xa8\xb9\xfd\n"
+            .repeat(50),
+        // Prose whose GBK pairs happen to form well-formed UTF-8 now and then.
+        b"\xd6\xd0\xbb\xaa\xc8\xcb\xc3\xf1\xb9\xb2\xba\xcd\xb9\xfa\xca\xc7\xd2\xbb\xb8\xf6\n"
+            .repeat(20),
+    ] {
+        let text = EditableText::decode(&gbk).unwrap();
+        assert_eq!(text.encoding(), TextEncoding::Gbk);
+    }
+}
