@@ -484,3 +484,40 @@ fn a_utf8_file_with_stray_bytes_reads_with_replacement_and_is_not_edited() {
     );
     assert!(out.contains("L2: bad \u{FFFD} here\n"), "{out}");
 }
+
+/// New-user finding: a file deleted after it was read got "does not exist; create it with
+/// write_file", a cue to recreate it from stale content. A file this agent read says it was
+/// deleted or moved since; one it never read still points at write_file.
+#[test]
+fn editing_a_file_deleted_since_it_was_read_says_so() {
+    let ws = Ws::new();
+    ws.write("d.log", "one\ntwo\n");
+    ws.run(&["read-file", "d.log"]).ok();
+    std::fs::remove_file(ws.path("d.log")).unwrap();
+    for args in [
+        &["edit-file", "d.log", "--old", "one", "--new", "uno"][..],
+        &[
+            "edit-lines",
+            "--edits",
+            r#"[{"path":"d.log","from_anchor":"1:00","replace":"x"}]"#,
+        ][..],
+    ] {
+        let r = ws.run(args);
+        r.code(1);
+        assert!(
+            r.out
+                .contains("d.log was deleted or moved since you read it"),
+            "{}",
+            r.out
+        );
+        assert!(!ws.path("d.log").exists());
+    }
+    let r = ws.run(&["edit-file", "never.txt", "--old", "a", "--new", "b"]);
+    r.code(1);
+    assert!(
+        r.out
+            .contains("never.txt does not exist; create it with write_file"),
+        "{}",
+        r.out
+    );
+}

@@ -67,6 +67,21 @@ pub fn too_big_to_edit(spelled: &str, size: u64, advice: &str) -> String {
     )
 }
 
+/// The refusal for editing `spelled` (at `real`), which does not exist. When this agent read
+/// it, it was deleted or moved since: recreating it from what was read would undo that, so
+/// the message says so instead of pointing at write_file (new-user finding).
+pub fn missing_file(env: &dyn WriteEnv, spelled: &str, real: &std::path::Path) -> String {
+    let read_before = env.freshness() && matches!(env.recorded_tag(real), Ok(Some(_)));
+    match read_before {
+        true => format!(
+            "{spelled} was deleted or moved since you read it; nothing was changed; list its \
+             folder to see what is there now, and create it again with write_file only if \
+             that is what you mean"
+        ),
+        false => format!("{spelled} does not exist; create it with write_file"),
+    }
+}
+
 /// `64 MiB`, `3.0 GiB`: a size for people, beside the exact byte count.
 pub fn human_size(n: u64) -> String {
     const GIB: u64 = 1 << 30;

@@ -136,6 +136,8 @@ pub fn scan(source: &(impl Source + ?Sized), size: u64, window: Window) -> Resul
 pub struct Stream {
     pass: Pass,
     window: Window,
+    /// Whether kept lines get their anchor hash (see [`Stream::without_line_hashes`]).
+    hash_lines: bool,
     size: u64,
     /// Bytes fed so far: where [`Stream::finish`] goes on reading.
     fed: u64,
@@ -154,9 +156,19 @@ impl Stream {
         Stream {
             pass: Pass::new(size, Scanner::new(forward, 1)),
             window,
+            hash_lines: true,
             size,
             fed: 0,
         }
+    }
+
+    /// Kept lines get no anchor hash ([`ScannedLine::hash`] is 0): the hash covers the whole
+    /// line, so a shown line of 400 MiB took most of a second to hash for a read that prints
+    /// its first 500 bytes and no anchor.
+    pub fn without_line_hashes(mut self) -> Stream {
+        self.hash_lines = false;
+        self.pass.scanner.hash_lines = false;
+        self
     }
 
     /// Takes the file's next bytes. The first piece must hold the file's first 3 bytes (a
@@ -186,6 +198,7 @@ impl Stream {
         let Stream {
             mut pass,
             window,
+            hash_lines,
             fed,
             ..
         } = self;
@@ -203,7 +216,7 @@ impl Stream {
         let mut scan = pass.finish()?;
         if let Window::Tail(n) = window {
             (scan.lines, scan.over_budget) =
-                tail_lines(source, &mut buf, body_start, at, &scan, n)?;
+                tail_lines(source, &mut buf, body_start, at, &scan, n, hash_lines)?;
         }
         Ok(scan)
     }
@@ -253,6 +266,7 @@ fn tail_lines(
     end: u64,
     scan: &Scan,
     n: usize,
+    hash_lines: bool,
 ) -> Result<(Vec<ScannedLine>, bool), ScanStop> {
     let total = scan.total_lines;
     if n == 0 || total == 0 {
@@ -275,6 +289,7 @@ fn tail_lines(
     };
     let mut scanner = Scanner::new(Some((first, total)), first);
     scanner.drop_front = true;
+    scanner.hash_lines = hash_lines;
     let mut at = start;
     while at < end {
         let got = read_full(source, buf, at, end).map_err(ScanStop::Io)?;
@@ -480,6 +495,8 @@ struct Scanner {
     drop_front: bool,
     /// Lines were left out for [`MAX_SHOWN_BYTES`].
     over_budget: bool,
+    /// Whether kept lines are hashed for anchors.
+    hash_lines: bool,
 }
 
 impl Scanner {
@@ -499,6 +516,7 @@ impl Scanner {
             kept_bytes: 0,
             drop_front: false,
             over_budget: false,
+            hash_lines: true,
         }
     }
 
@@ -600,7 +618,9 @@ impl Scanner {
             self.cur
                 .keep
                 .extend_from_slice(&bytes[..bytes.len().min(room)]);
-            self.cur.hash.update(bytes);
+            if self.hash_lines {
+                self.cur.hash.update(bytes);
+            }
         }
         self.cur.len += bytes.len() as u64;
     }

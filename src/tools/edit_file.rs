@@ -129,12 +129,9 @@ file. Line endings and encoding are kept. Reports the new tag and the edited lin
         let edits = edit_list(&args)?;
         let path = ctx.check_path(&args.path, Access::Write)?;
         let txn = Transaction::begin(ctx, [path.real.as_path()])?;
-        let before = txn.load(&path)?.ok_or_else(|| {
-            ToolError::refused(format!(
-                "{} does not exist; create it with write_file",
-                args.path
-            ))
-        })?;
+        let before = txn
+            .load(&path)?
+            .ok_or_else(|| ToolError::refused(txn::missing_file(ctx, &args.path, &path.real)))?;
         // A file that is not text is named first: no read could pass the gate for it. The
         // one-copy path's file is text by construction; any other is decoded here.
         let plain = plain_utf8(&before);

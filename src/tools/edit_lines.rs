@@ -284,8 +284,10 @@ fn load_and_check(ctx: &Ctx, txn: &Transaction<'_>, f: &FileEdits) -> Result<Loa
     let before = match txn.load(&f.path) {
         Ok(Some(b)) => b,
         Ok(None) => {
-            return Err(whole(format!(
-                "{spelled} does not exist; create it with write_file"
+            return Err(whole(crate::fileio::txn::missing_file(
+                ctx,
+                &spelled,
+                &f.path.real,
             )));
         }
         Err(e) => return Err(whole(e.message)),

@@ -416,7 +416,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         "read it in slices (offset and limit) instead",
     );
     if args.mode.unwrap_or_default() == Mode::Slice {
-        match scan_file(&open()?, size, window) {
+        match scan_file(&open()?, size, window, args.anchors.unwrap_or(false)) {
             Ok(s) => return Ok(view_from_scan(s)),
             Err(ScanStop::Binary(len)) => {
                 return Err(ToolError::refused(
@@ -539,8 +539,11 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
 
 /// The streaming pass over `file` (`size` bytes when opened): a large file is fed from a
 /// memory map, then whatever it grew by is read; one cut short under the map is read again.
-fn scan_file(file: &File, size: u64, window: Window) -> Result<Scan, ScanStop> {
+fn scan_file(file: &File, size: u64, window: Window, anchors: bool) -> Result<Scan, ScanStop> {
     let mut stream = Stream::new(size, window);
+    if !anchors {
+        stream = stream.without_line_hashes();
+    }
     match map::for_each_piece(file, size, Stream::PIECE, |piece| stream.feed(piece)) {
         Mapped::NotMapped | Mapped::Done => stream.finish(file),
         Mapped::Stopped(stop) => Err(stop),
