@@ -947,3 +947,42 @@ fn a_sigbus_sent_to_a_server_ends_it_as_by_default() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(libc::SIGBUS), "{status:?}");
 }
+
+/// The state folder removed under a server that has its database open (second attack): the
+/// next read was not recorded ("cannot open the state database") and the edit after it was
+/// refused. Now the folder is made again, the read recorded, and the removal said once.
+#[test]
+fn a_server_with_its_database_open_makes_a_removed_state_folder_again() {
+    let ws = Ws::new();
+    ws.write("a.txt", "one\n").write("b.txt", "bee\n");
+    let mut m = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "A")]);
+    m.initialize("2025-11-25");
+    m.call(1, "read_file", json!({"path": "a.txt"}));
+    assert!(!m.result(1).1);
+    m.call(
+        2,
+        "edit_file",
+        json!({"path": "a.txt", "old": "one", "new": "two"}),
+    );
+    let (text, is_error) = m.result(2);
+    assert!(!is_error, "{text}");
+    std::fs::remove_dir_all(ws.path(".agent-state")).unwrap();
+    m.call(3, "read_file", json!({"path": "b.txt"}));
+    let (text, is_error) = m.result(3);
+    assert!(!is_error, "{text}");
+    assert!(!text.contains("not recorded"), "{text}");
+    assert!(
+        text.contains("state folder was removed or replaced"),
+        "{text}"
+    );
+    m.call(
+        4,
+        "edit_file",
+        json!({"path": "b.txt", "old": "bee", "new": "B"}),
+    );
+    let (text, is_error) = m.result(4);
+    assert!(!is_error, "{text}");
+    assert!(!text.contains("state"), "{text}");
+    assert_eq!(ws.read("b.txt"), b"B\n");
+    assert_eq!(m.close().0, 0);
+}

@@ -133,6 +133,10 @@ pub struct Ctx {
 
 pub use crate::workspace::config::DEFAULT_GROUPS;
 
+/// Told once when the state folder this process used was removed or replaced.
+const STATE_FOLDER_GONE: &str = "Note: the state folder was removed or replaced since this \
+     process last used it; reads recorded before are gone: read files again before editing them.";
+
 fn env_off(name: &str) -> bool {
     std::env::var(name)
         .map(|v| {
@@ -442,12 +446,22 @@ impl Ctx {
                 let mut guard = m.lock().unwrap_or_else(|p| p.into_inner());
                 if guard.replaced_on_disk() {
                     // A long-lived process (the MCP server) whose database another process
-                    // reset or replaced: records go where every other process puts them.
-                    *guard = StateStore::open(guard.dir())?;
-                    self.notice(
+                    // reset or replaced, or whose state folder was removed: records go where
+                    // every other process puts them, in a folder made again if need be.
+                    let folder_gone = !guard.dir().exists();
+                    let dir = root::ensure_state_dir(&self.root).map_err(|e| {
+                        format!(
+                            "cannot use the state folder {}: {e}",
+                            self.state_dir().display()
+                        )
+                    })?;
+                    *guard = StateStore::open(&dir)?;
+                    self.notice(if folder_gone {
+                        STATE_FOLDER_GONE
+                    } else {
                         "Note: the state database was reset or replaced by another process; \
-                         reads recorded before are gone: read files again before editing them.",
-                    );
+                         reads recorded before are gone: read files again before editing them."
+                    });
                 }
                 let done = match f(&guard) {
                     Err(e) if guard.is_damaged() => {
@@ -544,10 +558,7 @@ impl Ctx {
         let now = (meta.dev(), meta.ino(), born);
         let mut seen = self.log_dir.lock().unwrap_or_else(|p| p.into_inner());
         if seen.is_some_and(|before| before != now) {
-            self.notice(
-                "Note: the state folder was removed or replaced since this process last used \
-                 it; reads recorded before are gone: read files again before editing them.",
-            );
+            self.notice(STATE_FOLDER_GONE);
         }
         *seen = appending.then_some(now);
     }
