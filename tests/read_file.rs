@@ -469,8 +469,9 @@ fn a_utf8_file_with_stray_bytes_reads_with_replacement_and_is_not_edited() {
     let edit = ws.run(&["edit-file", "moj.log", "--old", "login", "--new", "完成"]);
     edit.code(1);
     assert!(
-        edit.out
-            .contains(&format!("UTF-8 except at 1 place (the first at byte {at})")),
+        edit.out.contains(&format!(
+            "not UTF-8 at 1 place (the first at byte {at}) and not GBK"
+        )),
         "{}",
         edit.out
     );
@@ -483,6 +484,21 @@ fn a_utf8_file_with_stray_bytes_reads_with_replacement_and_is_not_edited() {
         "{out}"
     );
     assert!(out.contains("L2: bad \u{FFFD} here\n"), "{out}");
+    // With a UTF-8 BOM too (second attack: it could not be read at all).
+    ws.write("bom.txt", b"\xef\xbb\xbfhello\nw\xe9 rld\n");
+    let out = ws.run(&["read-file", "bom.txt"]).ok().to_owned();
+    assert!(out.contains("(not UTF-8 at byte 10: shown as"), "{out}");
+    assert!(out.contains("L1: hello\nL2: w\u{FFFD} rld\n"), "{out}");
+    // Readable, so a read lets apply-patch delete it (it was told no read could vouch).
+    ws.write("gone.txt", b"caf\xe9 \xff\n");
+    let patch = "*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n";
+    ws.write("gone.patch", patch);
+    let r = ws.run(&["apply-patch", "--input", "gone.patch"]);
+    r.code(1);
+    assert!(!r.out.contains("cannot show it"), "{}", r.out);
+    ws.run(&["read-file", "gone.txt"]).ok();
+    ws.run(&["apply-patch", "--input", "gone.patch"]).ok();
+    assert!(!ws.path("gone.txt").exists());
 }
 
 /// New-user finding: a file deleted after it was read got "does not exist; create it with

@@ -309,3 +309,30 @@ fn a_tail_of_millions_of_lines_keeps_a_small_resident_size() {
         );
     }
 }
+
+/// An indentation block over the budget was cut from its top, leaving out the anchor line it
+/// was asked for (second attack); now it keeps the lines nearest the anchor and says so.
+#[test]
+fn an_indentation_block_over_the_budget_keeps_its_anchor() {
+    let ws = Ws::new();
+    let mut text = String::from("def f():\n");
+    for i in 1..10_000 {
+        text.push_str(&format!("    x{i} = {}\n", "z".repeat(300)));
+    }
+    write_big(&ws, "ind.py", text.as_bytes());
+    let r = ws.run(&[
+        "read-file",
+        "ind.py",
+        "--mode",
+        "indentation",
+        "--indentation",
+        r#"{"anchor_line":5000,"max_lines":100000}"#,
+    ]);
+    let out = r.ok();
+    let shown = shown_lines(out);
+    assert!(shown.iter().any(|(n, _)| *n == 5000), "the anchor is shown");
+    let (first, last) = (shown.first().unwrap().0, shown.last().unwrap().0);
+    assert_eq!(shown.len(), last - first + 1, "one run of lines");
+    assert!(first > 3000 && first < 5000 && last > 5000 && last < 7000, "{first}..{last}");
+    assert!(out.ends_with("(the block is cut to the lines nearest L5000: a read shows at most 1 MiB; read around them with offset and limit)\n"), "{}", &out[out.len() - 200..]);
+}

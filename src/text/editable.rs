@@ -120,8 +120,9 @@ pub enum DecodeError {
     },
     /// Not UTF-8, not UTF-16/32 with a BOM, not strict GBK.
     Undecodable,
-    /// UTF-8 but for a few stray bytes: read as GBK it would be mojibake, and an edit would
-    /// write GBK into a UTF-8 file.
+    /// Not UTF-8 at some places, and though it round-trips as GBK it does not read as GBK
+    /// text (UTF-8 with stray bytes, Latin-1): taken for GBK it would show as mojibake, and an
+    /// edit would write GBK into it.
     Utf8Strays {
         /// Offset of the first byte that is not UTF-8.
         first: u64,
@@ -141,9 +142,10 @@ impl DecodeError {
                 format!("{path} is not UTF-8, UTF-16/32 with a BOM, or GBK; it was left untouched")
             }
             DecodeError::Utf8Strays { first, count: n } => format!(
-                "{path} is UTF-8 except at {} (the first at byte {first}), so it cannot be \
-                 written back exactly; it was left untouched; fix those bytes first (exec: \
-                 iconv -f UTF-8 -t UTF-8 -c drops them)",
+                "{path} is not UTF-8 at {} (the first at byte {first}) and not GBK text \
+                 either, so it cannot be written back exactly; it was left untouched; convert \
+                 it to UTF-8 first (exec: iconv, -f for its encoding; or, for UTF-8 with a few \
+                 stray bytes, iconv -f UTF-8 -t UTF-8 -c drops them)",
                 count(*n, "place")
             ),
         }

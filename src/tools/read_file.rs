@@ -300,7 +300,9 @@ pub fn read_one(
         }
         if view.over_budget && args.mode.unwrap_or_default() == Mode::Indentation {
             text.push_str(&format!(
-                "(the block goes on: a read shows at most {})\n",
+                "(the block is cut to the lines nearest L{}: a read shows at most {}; read \
+                 around them with offset and limit)\n",
+                anchor_line(args),
                 human_size(MAX_SHOWN_BYTES as u64)
             ));
         }
@@ -389,8 +391,8 @@ fn header(spelled: &str, view: &View) -> String {
 pub const MAX_DECODE_BYTES: u64 = crate::fileio::txn::MAX_EDIT_BYTES;
 
 /// What to do with a big file in another encoding.
-const CONVERT_FIRST: &str = "convert it to UTF-8 first (exec: iconv -f GBK -t UTF-8) or read part of it with a command \
-     (exec: head, sed -n)";
+const CONVERT_FIRST: &str = "convert it to UTF-8 first (exec: iconv -f <its encoding> -t \
+     UTF-8) or read part of it with a command (exec: head, sed -n)";
 
 /// Reads the file: one streaming pass for UTF-8 slice/tail reads, a whole-file decode for
 /// indentation mode and for other encodings (at most [`MAX_DECODE_BYTES`]).
@@ -468,10 +470,15 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
     let (text, invalid) = match EditableText::decode(&bytes) {
         Ok(text) => (text, None),
         Err(DecodeError::Utf8Strays { .. } | DecodeError::Undecodable)
-            if sniff_bom(&bytes).is_none() =>
+            if matches!(sniff_bom(&bytes), None | Some(TextEncoding::Utf8Bom)) =>
         {
+            // A UTF-8 BOM is valid UTF-8: the census counts from the file's first byte, and
+            // the shown text starts after the BOM.
             let (_, places, first) = utf8_census(&bytes);
-            let lossy = String::from_utf8_lossy(&bytes);
+            let body = bytes
+                .strip_prefix(&[0xEF, 0xBB, 0xBF][..])
+                .unwrap_or(&bytes);
+            let lossy = String::from_utf8_lossy(body);
             (EditableText::new_utf8(&lossy), first.map(|at| (at, places)))
         }
         Err(e) => return Err(ToolError::refused(e.message(spelled))),
@@ -502,17 +509,17 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
             hash: fnv1a32(full.as_bytes()),
         }
     };
-    // Within the budget a read shows: a tail keeps its last lines, anything else its first.
+    // Within the budget a read shows: a tail keeps its last lines, an indentation block the
+    // lines nearest its anchor (the block could be cut before the anchor), a window its first.
+    let mode = args.mode.unwrap_or_default();
+    let order: Vec<usize> = match (mode, window) {
+        (Mode::Slice, Window::Tail(_)) => numbers.into_iter().rev().collect(),
+        (Mode::Indentation, _) => nearest_first(&numbers, anchor_line(args) as usize),
+        (Mode::Slice, Window::Range { .. }) => numbers,
+    };
     let mut lines: Vec<ScannedLine> = Vec::new();
     let mut used = 0;
     let mut over_budget = false;
-    let from_end =
-        matches!(window, Window::Tail(_)) && args.mode.unwrap_or_default() == Mode::Slice;
-    let order: Box<dyn Iterator<Item = usize>> = if from_end {
-        Box::new(numbers.into_iter().rev())
-    } else {
-        Box::new(numbers.into_iter())
-    };
     for n in order {
         let line = shown(n);
         used += shown_cost(&line.text);
@@ -522,9 +529,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         }
         lines.push(line);
     }
-    if from_end {
-        lines.reverse();
-    }
+    lines.sort_by_key(|l| l.number);
     Ok(View {
         tag: content_tag(&bytes),
         encoding: text.encoding(),
@@ -535,6 +540,28 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         over_budget,
         invalid,
     })
+}
+
+/// `numbers` (ascending) ordered by distance from `anchor`, the anchor (or the first after
+/// it) first, then one after and one before in turn: any prefix is a run around the anchor.
+fn nearest_first(numbers: &[usize], anchor: usize) -> Vec<usize> {
+    let Some(last) = numbers.len().checked_sub(1) else {
+        return Vec::new();
+    };
+    let mid = numbers.partition_point(|&n| n < anchor).min(last);
+    let mut out = vec![numbers[mid]];
+    let (mut after, mut before) = (mid + 1, mid);
+    while out.len() < numbers.len() {
+        if after <= last {
+            out.push(numbers[after]);
+            after += 1;
+        }
+        if before > 0 {
+            before -= 1;
+            out.push(numbers[before]);
+        }
+    }
+    out
 }
 
 /// The streaming pass over `file` (`size` bytes when opened): a large file is fed from a

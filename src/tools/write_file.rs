@@ -349,8 +349,8 @@ fn check_placeholders(spelled: &str, old: &str, new: &str) -> Result<(), ToolErr
 /// The refusal for overwriting a file that is not text while freshness is on.
 fn not_text_refusal(spelled: &str, e: &DecodeError) -> String {
     format!(
-        "{} (read_file cannot show it, so no read can vouch for replacing it and write_file does \
-         not overwrite it; ask the user to replace or delete it, or write to a new path)",
+        "{} (write_file does not overwrite a file it cannot decode; ask the user to replace or \
+         delete it, or write to a new path)",
         e.message(spelled)
     )
 }

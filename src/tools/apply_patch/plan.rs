@@ -13,7 +13,7 @@ use crate::fileio::txn::{
 };
 use crate::patch::{Applied, Chunk, Hunk, Patch, compute_edits};
 use crate::text::checked::{encode_owned, not_editable};
-use crate::text::editable::{ByteEdits, EditableText};
+use crate::text::editable::{ByteEdits, DecodeError, EditableText};
 use crate::text::syntax;
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::{Access, CheckedPath};
@@ -216,10 +216,14 @@ impl Plan {
             && let Some(bytes) = &before
             && let Err(stale) = txn.require_fresh(path, bytes)
         {
-            // read_file refuses a binary or undecodable file, so no read can pass the gate
-            // for it: the caller is told the real obstacle rather than to read it again.
+            // read_file refuses a binary file, so no read can pass the gate for it: the
+            // caller is told the real obstacle rather than to read it again. Text with bytes
+            // that are not UTF-8 reads (with U+FFFD), so a read lets it be deleted.
             return Err(match (use_, EditableText::decode(bytes)) {
                 (_, Ok(_)) => stale,
+                (Use::Delete, Err(DecodeError::Utf8Strays { .. } | DecodeError::Undecodable)) => {
+                    stale
+                }
                 (Use::Update, Err(e)) => ToolError::refused(not_editable(&path.spelled, &e)),
                 (_, Err(e)) => ToolError::refused(format!(
                     "{} (read_file cannot show it, so no read can vouch for deleting it with \
