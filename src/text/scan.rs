@@ -32,11 +32,23 @@ const KEEP: usize = MAX_LINE_BYTES + 4;
 /// 1.2 GB and held 3.2 GB.
 pub const MAX_SHOWN_BYTES: usize = 1 << 20;
 
-/// What a shown line of `text` counts against [`MAX_SHOWN_BYTES`]: its text, its `L<n>: `
-/// prefix, a cut mark and its newline.
-pub fn shown_cost(text: &str) -> usize {
-    text.len() + 16
+/// What `line` counts against [`MAX_SHOWN_BYTES`]: its text, its `L<n>: ` prefix, its
+/// newline and, when it is cut, the ` [… <k> more bytes]` mark (the printed size, give or
+/// take the anchor form's one byte).
+pub fn shown_cost(line: &ScannedLine) -> usize {
+    let digits = |n: u64| n.checked_ilog10().map_or(1, |d| d as usize + 1);
+    let prefix = 4 + digits(line.number as u64);
+    let mark = if line.len > line.text.len() as u64 {
+        // ` [… ` (the ellipsis is 3 bytes), the count, ` more bytes]`.
+        18 + digits(line.len - line.text.len() as u64)
+    } else {
+        0
+    };
+    line.text.len() + prefix + mark
 }
+
+/// The least a shown line can cost: `L1: ` and a newline.
+const LEAST_COST: usize = 5;
 
 /// Which lines to keep while scanning.
 #[derive(Debug, Clone, Copy)]
@@ -273,7 +285,7 @@ fn tail_lines(
         return Ok((Vec::new(), false));
     }
     // No more lines than the budget could show even if all were empty.
-    let most = MAX_SHOWN_BYTES / shown_cost("");
+    let most = MAX_SHOWN_BYTES / LEAST_COST;
     let cut_by_count = n > most && total > most;
     let n = n.min(most);
     let (start, first) = if n >= total {
@@ -646,7 +658,7 @@ impl Scanner {
     /// Keeps `line` within [`MAX_SHOWN_BYTES`]: past it a range ends (no later line is
     /// wanted) and a tail drops its first lines. The first line is always kept.
     fn keep_line(&mut self, line: ScannedLine) {
-        let cost = shown_cost(&line.text);
+        let cost = shown_cost(&line);
         if !self.drop_front && !self.kept.is_empty() && self.kept_bytes + cost > MAX_SHOWN_BYTES {
             self.over_budget = true;
             if let Some((first, _)) = self.window {
@@ -658,7 +670,7 @@ impl Scanner {
         self.kept.push_back(line);
         while self.kept_bytes > MAX_SHOWN_BYTES && self.kept.len() > 1 {
             if let Some(dropped) = self.kept.pop_front() {
-                self.kept_bytes -= shown_cost(&dropped.text);
+                self.kept_bytes -= shown_cost(&dropped);
                 self.over_budget = true;
             }
         }

@@ -522,7 +522,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
     let mut over_budget = false;
     for n in order {
         let line = shown(n);
-        used += shown_cost(&line.text);
+        used += shown_cost(&line);
         if used > MAX_SHOWN_BYTES && !lines.is_empty() {
             over_budget = true;
             break;
