@@ -528,6 +528,21 @@ fn editing_a_file_deleted_since_it_was_read_says_so() {
         );
         assert!(!ws.path("d.log").exists());
     }
+    // apply-patch too (second attack: it said "no such file; use *** Add File").
+    ws.write(
+        "d.patch",
+        "*** Begin Patch\n*** Update File: d.log\n@@\n-one\n+uno\n*** End Patch\n",
+    );
+    let r = ws.run(&["apply-patch", "--input", "d.patch"]);
+    r.code(1);
+    assert!(
+        r.out
+            .contains("cannot update d.log: it was deleted or moved since you read it"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("use *** Add File"), "{}", r.out);
+    assert!(!ws.path("d.log").exists());
     let r = ws.run(&["edit-file", "never.txt", "--old", "a", "--new", "b"]);
     r.code(1);
     assert!(

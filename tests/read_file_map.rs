@@ -333,6 +333,9 @@ fn an_indentation_block_over_the_budget_keeps_its_anchor() {
     assert!(shown.iter().any(|(n, _)| *n == 5000), "the anchor is shown");
     let (first, last) = (shown.first().unwrap().0, shown.last().unwrap().0);
     assert_eq!(shown.len(), last - first + 1, "one run of lines");
-    assert!(first > 3000 && first < 5000 && last > 5000 && last < 7000, "{first}..{last}");
+    assert!(
+        first > 3000 && first < 5000 && last > 5000 && last < 7000,
+        "{first}..{last}"
+    );
     assert!(out.ends_with("(the block is cut to the lines nearest L5000: a read shows at most 1 MiB; read around them with offset and limit)\n"), "{}", &out[out.len() - 200..]);
 }

@@ -417,6 +417,11 @@ impl<'c> Transaction<'c> {
         }
     }
 
+    /// Whether the freshness gate is on for this call.
+    pub fn freshness(&self) -> bool {
+        self.env.freshness()
+    }
+
     /// The tag this agent had been shown for `path` when the transaction began (`None`:
     /// never shown). Errors when the state store cannot be read.
     pub fn shown_tag(&self, path: &CheckedPath) -> Result<Option<String>, String> {

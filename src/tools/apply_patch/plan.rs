@@ -107,6 +107,8 @@ struct Slot {
     moved_away: bool,
     /// Fuzzy-match notes of the content now held here.
     notes: Vec<String>,
+    /// No file is there, but this agent read one there: it was deleted or moved since.
+    gone_since_read: bool,
 }
 
 /// The whole patch applied in memory.
@@ -237,6 +239,10 @@ impl Plan {
         } else {
             Now::Gone
         };
+        let gone_since_read = before.is_none()
+            && use_ != Use::Create
+            && txn.freshness()
+            && matches!(txn.shown_tag(path), Ok(Some(_)));
         self.order.push(path.real.clone());
         self.slots.insert(
             path.real.clone(),
@@ -249,6 +255,7 @@ impl Plan {
                 moved_from: None,
                 moved_away: false,
                 notes: Vec::new(),
+                gone_since_read,
             },
         );
         Ok(())
@@ -458,9 +465,13 @@ impl Slot {
         }
         let reason = self.missing_reason();
         let Now::Text(text) = &self.now else {
+            let advice = if self.gone_since_read {
+                "add it again (*** Add File) only if that is what you mean"
+            } else {
+                "use *** Add File to create it"
+            };
             return Err(ToolError::refused(format!(
-                "cannot update {spelled}: {reason}; use *** Add File to create it (nothing was \
-                 changed)"
+                "cannot update {spelled}: {reason}; {advice} (nothing was changed)"
             )));
         };
         // The lines are split once, for matching and for building the new text.
@@ -516,6 +527,10 @@ impl Slot {
     fn missing_reason(&self) -> &'static str {
         if self.before.is_some() {
             "it was deleted or moved away earlier in this patch"
+        } else if self.gone_since_read {
+            // Recreating it from what was read would undo that (new-user finding).
+            "it was deleted or moved since you read it; list its folder to see what is there \
+             now"
         } else {
             "no such file"
         }
