@@ -339,3 +339,27 @@ fn an_indentation_block_over_the_budget_keeps_its_anchor() {
     );
     assert!(out.ends_with("(the block is cut to the lines nearest L5000: a read shows at most 1 MiB; read around them with offset and limit)\n"), "{}", &out[out.len() - 200..]);
 }
+
+/// A file whose window alone is over the budget of a call with `paths` was "not shown ...
+/// read them in another call", and every such call said the same (second attack): it says
+/// to read it with `path` or a smaller limit, which works.
+#[test]
+fn a_file_too_big_for_paths_even_alone_says_how_to_read_it() {
+    let ws = Ws::new();
+    let line = format!("{}\n", "x".repeat(2000));
+    ws.write("wide.txt", line.repeat(3000));
+    ws.write("small.txt", "a\n");
+    let r = ws.run(&["read-file", "--paths", "wide.txt", "small.txt"]);
+    let out = r.ok();
+    assert!(out.contains("L1: a\n"), "{out}");
+    assert!(
+        out.contains("(1 file not shown: over the 256 KB of text a call with paths shows, even alone; read each with path instead of paths, or with a smaller limit: wide.txt)"),
+        "{out}"
+    );
+    ws.run(&["read-file", "wide.txt"]).ok();
+    assert!(
+        ws.run(&["read-file", "--paths", "wide.txt", "--limit", "100"])
+            .ok()
+            .contains("L100: ")
+    );
+}

@@ -105,6 +105,8 @@ pub fn read_many(ctx: &Ctx, args: &ReadFileArgs, list: &[String]) -> ToolResult 
     let mut images: Vec<Value> = Vec::new();
     let (mut text_used, mut image_used) = (0usize, 0usize);
     let (mut read, mut failed, mut over_budget) = (0usize, 0usize, Vec::<String>::new());
+    // Files whose own text is over the budget: no later call with paths could show them.
+    let mut too_big_alone: Vec<String> = Vec::new();
     let mut files: Vec<Value> = Vec::new();
     let one_args = ReadFileArgs {
         path: None,
@@ -121,6 +123,10 @@ pub fn read_many(ctx: &Ctx, args: &ReadFileArgs, list: &[String]) -> ToolResult 
         match read_one(ctx, &one_args, path) {
             Ok((out, seen)) => {
                 let image_bytes: usize = image_sizes(&out);
+                if out.text.len() > MAX_TEXT_BYTES {
+                    too_big_alone.push(path.clone());
+                    continue;
+                }
                 if text_used + out.text.len() > MAX_TEXT_BYTES
                     || image_used + image_bytes > MAX_IMAGE_BYTES
                 {
@@ -154,6 +160,15 @@ pub fn read_many(ctx: &Ctx, args: &ReadFileArgs, list: &[String]) -> ToolResult 
                 files.push(serde_json::json!({"path": path, "error": e.message}));
             }
         }
+    }
+    if !too_big_alone.is_empty() {
+        text.push_str(&format!(
+            "\n({} not shown: over the {} KB of text a call with paths shows, even alone; \
+             read each with path instead of paths, or with a smaller limit: {})\n",
+            count(too_big_alone.len(), "file"),
+            MAX_TEXT_BYTES >> 10,
+            too_big_alone.join(", ")
+        ));
     }
     if !over_budget.is_empty() {
         text.push_str(&format!(
