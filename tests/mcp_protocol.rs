@@ -803,13 +803,11 @@ fn each_connection_is_its_own_agent_unless_one_is_given() {
     }
 }
 
-/// A long-lived server that has its database open still sees reads another process put in
-/// the read log (spec 01, "State store"): each freshness operation folds the log in first.
-#[test]
-fn a_server_with_its_database_open_sees_reads_logged_by_other_processes() {
-    let ws = Ws::new();
+/// A server for `agent` in a workspace with `a.txt` ("one") and `b.txt` ("bee") that has
+/// opened its state database: it read a.txt and edited it to "two" (calls 1 and 2).
+fn server_with_its_database_open(ws: &Ws, agent: &str) -> Mcp {
     ws.write("a.txt", "one\n").write("b.txt", "bee\n");
-    let mut m = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "shared")]);
+    let mut m = Mcp::start(ws, "files,edit", &[("AGTOOL_AGENT", agent)]);
     m.initialize("2025-11-25");
     m.call(1, "read_file", json!({"path": "a.txt"}));
     assert!(!m.result(1).1);
@@ -820,6 +818,15 @@ fn a_server_with_its_database_open_sees_reads_logged_by_other_processes() {
     );
     let (text, is_error) = m.result(2);
     assert!(!is_error, "{text}");
+    m
+}
+
+/// A long-lived server that has its database open still sees reads another process put in
+/// the read log (spec 01, "State store"): each freshness operation folds the log in first.
+#[test]
+fn a_server_with_its_database_open_sees_reads_logged_by_other_processes() {
+    let ws = Ws::new();
+    let mut m = server_with_its_database_open(&ws, "shared");
     // Another process of the same agent reads b.txt: it appends to the read log.
     ws.run(&["--agent", "shared", "read-file", "b.txt"]).ok();
     assert!(!ws.read(".agent-state/reads.log").is_empty());
@@ -954,18 +961,7 @@ fn a_sigbus_sent_to_a_server_ends_it_as_by_default() {
 #[test]
 fn a_server_with_its_database_open_makes_a_removed_state_folder_again() {
     let ws = Ws::new();
-    ws.write("a.txt", "one\n").write("b.txt", "bee\n");
-    let mut m = Mcp::start(&ws, "files,edit", &[("AGTOOL_AGENT", "A")]);
-    m.initialize("2025-11-25");
-    m.call(1, "read_file", json!({"path": "a.txt"}));
-    assert!(!m.result(1).1);
-    m.call(
-        2,
-        "edit_file",
-        json!({"path": "a.txt", "old": "one", "new": "two"}),
-    );
-    let (text, is_error) = m.result(2);
-    assert!(!is_error, "{text}");
+    let mut m = server_with_its_database_open(&ws, "A");
     std::fs::remove_dir_all(ws.path(".agent-state")).unwrap();
     m.call(3, "read_file", json!({"path": "b.txt"}));
     let (text, is_error) = m.result(3);
