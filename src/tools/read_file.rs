@@ -484,20 +484,25 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         Err(e) => return Err(ToolError::refused(e.message(spelled))),
     };
     let all: Vec<&str> = text.lines().collect();
-    let numbers: Vec<usize> = match args.mode.unwrap_or_default() {
+    // The lines in the order they are taken within the budget a read shows: a tail keeps
+    // its last lines, an indentation block the lines nearest its anchor (the block could be
+    // cut before the anchor), a window its first. Ranges stay lazy: a limit of millions
+    // costs nothing for the lines past the budget.
+    let order: Box<dyn Iterator<Item = usize>> = match args.mode.unwrap_or_default() {
         Mode::Indentation => {
             let opts = args.indentation.clone().unwrap_or_default();
             let anchor = anchor_line(args) as usize;
             if anchor > all.len() {
-                Vec::new()
+                Box::new(std::iter::empty())
             } else {
                 let max_lines = opts.max_lines.map_or(limit, |m| m as usize);
-                indentation_block(&all, anchor, &opts, max_lines)
+                let block = indentation_block(&all, anchor, &opts, max_lines);
+                Box::new(nearest_first(&block, anchor).into_iter())
             }
         }
         Mode::Slice => match window {
-            Window::Tail(n) => (all.len().saturating_sub(n) + 1..=all.len()).collect(),
-            Window::Range { first, last } => (first..=last.min(all.len())).collect(),
+            Window::Tail(n) => Box::new((all.len().saturating_sub(n) + 1..=all.len()).rev()),
+            Window::Range { first, last } => Box::new(first..=last.min(all.len())),
         },
     };
     let shown = |n: usize| {
@@ -508,14 +513,6 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
             len: full.len() as u64,
             hash: fnv1a32(full.as_bytes()),
         }
-    };
-    // Within the budget a read shows: a tail keeps its last lines, an indentation block the
-    // lines nearest its anchor (the block could be cut before the anchor), a window its first.
-    let mode = args.mode.unwrap_or_default();
-    let order: Vec<usize> = match (mode, window) {
-        (Mode::Slice, Window::Tail(_)) => numbers.into_iter().rev().collect(),
-        (Mode::Indentation, _) => nearest_first(&numbers, anchor_line(args) as usize),
-        (Mode::Slice, Window::Range { .. }) => numbers,
     };
     let mut lines: Vec<ScannedLine> = Vec::new();
     let mut used = 0;
