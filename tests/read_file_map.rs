@@ -352,3 +352,35 @@ fn a_file_too_big_for_paths_even_alone_says_how_to_read_it() {
             .contains("L100: ")
     );
 }
+
+/// Indentation mode and the decoder's path (UTF-16, GBK) held every line of the file as a
+/// slice, and indentation mode an indent per line too: a 60 MiB file of blank lines took
+/// 1.6 GB. They now hold only the lines the 1 MiB budget could show, beside the file's bytes
+/// and its text: about three times the file, not twenty-five.
+#[test]
+fn a_whole_file_read_holds_only_the_lines_it_could_show() {
+    let ws = Ws::new();
+    let mib = 16;
+    write_big(&ws, "blank.txt", &vec![b'\n'; mib << 20]);
+    let mut wide = vec![0xFF, 0xFE];
+    wide.extend(std::iter::repeat_n([b'\n', 0], mib << 19).flatten());
+    write_big(&ws, "wide.txt", &wide);
+    ws.write("small.txt", "one line\n");
+    let (code, small) = sampled_peak_rss(&ws, &["read-file", "small.txt"]);
+    assert_eq!(code, 0);
+    let middle = (mib << 19).to_string();
+    let reads: [&[&str]; 3] = [
+        &["blank.txt", "--mode", "indentation", "--offset", &middle],
+        &["wide.txt", "--tail", "10000000"],
+        &["wide.txt", "--offset", "5", "--limit", "10000000"],
+    ];
+    for read in reads {
+        let args = [&["read-file"][..], read].concat();
+        let (code, big) = sampled_peak_rss(&ws, &args);
+        assert_eq!(code, 0, "{args:?}");
+        assert!(
+            big < small + 5 * (mib as u64) * 1024,
+            "{args:?}: {big} KiB against {small} KiB for a small file"
+        );
+    }
+}

@@ -30,7 +30,7 @@ use crate::tools::Touches;
 use crate::tools::{Group, Tool, ToolMeta};
 use crate::workspace::context::Ctx;
 use crate::workspace::policy::Access;
-use indentation::{indentation_block, nearest_first};
+use indentation::{LineWindow, indentation_block, nearest_first};
 
 /// Default number of lines shown.
 pub const DEFAULT_LIMIT: u64 = 2000;
@@ -485,30 +485,61 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         }
         Err(e) => return Err(ToolError::refused(e.message(spelled))),
     };
-    let all: Vec<&str> = text.lines().collect();
+    // Only the lines the budget could take are held (a 60 MiB file of blank lines took
+    // 1.6 GB when every line was): each shown line costs at least 5 bytes (`L1: `, newline).
+    let reach = MAX_SHOWN_BYTES / 5 + 1;
+    let total = text.lines().count();
+    let mode = args.mode.unwrap_or_default();
+    let anchor = anchor_line(args) as usize;
+    // The lines held, first and last (1-based, inclusive; empty when first > last).
+    let (first, last) = match (mode, window) {
+        (Mode::Indentation, _) => (
+            anchor.saturating_sub(reach).max(1),
+            anchor.saturating_add(reach).min(total),
+        ),
+        (Mode::Slice, Window::Tail(n)) => (total.saturating_sub(n.min(reach)) + 1, total),
+        (Mode::Slice, Window::Range { first, last }) => {
+            (first, last.min(total).min(first.saturating_add(reach - 1)))
+        }
+    };
+    let held = {
+        let mut it = text.lines();
+        let mut indent_before = 0;
+        if mode == Mode::Indentation {
+            for line in it.by_ref().take(first - 1) {
+                if let Some(i) = indentation::indent_of(line) {
+                    indent_before = i;
+                }
+            }
+        } else if first > 1 {
+            it.nth(first - 2);
+        }
+        LineWindow {
+            lines: it.take((last + 1).saturating_sub(first)).collect(),
+            first,
+            total,
+            indent_before,
+        }
+    };
     // The lines in the order they are taken within the budget a read shows: a tail keeps
     // its last lines, an indentation block the lines nearest its anchor (the block could be
-    // cut before the anchor), a window its first. Ranges stay lazy: a limit of millions
-    // costs nothing for the lines past the budget.
-    let order: Box<dyn Iterator<Item = usize>> = match args.mode.unwrap_or_default() {
+    // cut before the anchor), a window its first.
+    let order: Box<dyn Iterator<Item = usize>> = match mode {
         Mode::Indentation => {
             let opts = args.indentation.clone().unwrap_or_default();
-            let anchor = anchor_line(args) as usize;
-            if anchor > all.len() {
+            if anchor > total {
                 Box::new(std::iter::empty())
             } else {
                 let max_lines = opts.max_lines.map_or(limit, |m| m as usize);
-                let block = indentation_block(&all, anchor, &opts, max_lines);
+                let block = indentation_block(&held, anchor, &opts, max_lines);
                 Box::new(nearest_first(&block, anchor).into_iter())
             }
         }
-        Mode::Slice => match window {
-            Window::Tail(n) => Box::new((all.len().saturating_sub(n) + 1..=all.len()).rev()),
-            Window::Range { first, last } => Box::new(first..=last.min(all.len())),
-        },
+        Mode::Slice if matches!(window, Window::Tail(_)) => Box::new((first..=last).rev()),
+        Mode::Slice => Box::new(first..=last),
     };
     let shown = |n: usize| {
-        let full = all[n - 1];
+        let full = held.line(n);
         ScannedLine {
             number: n,
             text: cut_at_boundary(full, MAX_LINE_BYTES).to_owned(),
@@ -534,7 +565,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
         encoding: text.encoding(),
         eol: text.eol_style(),
         final_newline: text.has_final_newline(),
-        total_lines: all.len(),
+        total_lines: total,
         lines,
         over_budget,
         invalid,
@@ -565,46 +596,5 @@ fn view_from_scan(s: Scan) -> View {
         lines: s.lines,
         over_budget: s.over_budget,
         invalid: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const CODE: &str = "use x;\n\n/// Docs.\nfn f() {\n    let a = 1;\n    if a {\n        b();\n    }\n}\n\nfn g() {}\n";
-
-    #[test]
-    fn block_around_a_line() {
-        let lines: Vec<&str> = CODE.lines().collect();
-        let got = indentation_block(&lines, 7, &Indentation::default(), 100);
-        // The header, its doc comment, the body, the closing brace; not `fn g`.
-        assert_eq!(got, (3..=9).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn max_levels_limits_depth() {
-        let lines: Vec<&str> = CODE.lines().collect();
-        let opts = Indentation {
-            max_levels: Some(1),
-            ..Default::default()
-        };
-        // Anchor at 8 spaces; min indent 4: the `if` block plus one line at 4 each way.
-        let got = indentation_block(&lines, 7, &opts, 100);
-        assert_eq!(got, vec![6, 7, 8]);
-    }
-
-    #[test]
-    fn siblings_and_limit() {
-        let lines: Vec<&str> = CODE.lines().collect();
-        let opts = Indentation {
-            include_siblings: Some(true),
-            ..Default::default()
-        };
-        let got = indentation_block(&lines, 5, &opts, 100);
-        assert_eq!(got, (1..=11).collect::<Vec<_>>());
-        let got = indentation_block(&lines, 5, &Indentation::default(), 3);
-        assert_eq!(got.len(), 3);
-        assert!(got.contains(&5));
     }
 }
