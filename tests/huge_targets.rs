@@ -282,3 +282,71 @@ fn reads_that_decode_whole_are_refused_by_size() {
     );
     assert!(!r.out.contains("decodes at most"), "{}", r.out);
 }
+
+/// A file over the 64 MiB whole-decode bound that is neither UTF-8 nor GBK (a log with a
+/// Latin-1 byte) could not be read at all: it was refused as too big to decode whole. It is
+/// streamed now with U+FFFD where a byte is not UTF-8, its header saying where and how often;
+/// one that starts as GBK is still refused with how to convert it.
+#[test]
+fn a_big_file_that_is_not_utf8_nor_gbk_is_streamed_with_replacement() {
+    use std::os::unix::fs::FileExt;
+    let ws = Ws::new();
+    let len: u64 = 65 << 20;
+    // Past the 8 KiB sniffed for NUL bytes, the sparse rest reads as one line of NULs.
+    let head = [&b"K\xf6ln\n"[..], &b"x\n".repeat(5000)].concat();
+    sparse(&ws, "app.log", &head, len);
+    let tail = b"\nlast \xe9t\xe9\n";
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(ws.path("app.log"))
+        .unwrap();
+    f.write_all_at(tail, len - tail.len() as u64).unwrap();
+    drop(f);
+    let r = run_limited(&ws, &["read-file", "app.log", "--tail", "1"], None);
+    assert_eq!(r.code, 0, "{}", r.out);
+    assert!(
+        r.out.contains(
+            "not UTF-8 at byte 1 and 2 more places: shown as \u{FFFD}; edits are refused"
+        ),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("L5003: last \u{FFFD}t\u{FFFD}\n"),
+        "{}",
+        r.out
+    );
+    let r = run_limited(&ws, &["read-file", "app.log", "--limit", "1"], None);
+    assert!(r.out.contains("L1: K\u{FFFD}ln\n"), "{}", r.out);
+    // The hole reads as one long line of NUL bytes: cut, saying how many bytes are left out.
+    let r = run_limited(
+        &ws,
+        &["read-file", "app.log", "--offset", "5002", "--limit", "1"],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.out);
+    assert!(
+        r.out.contains("more bytes]"),
+        "{}",
+        &r.out[..r.out.len().min(300)]
+    );
+    // An edit is refused and changes nothing.
+    let before = std::fs::metadata(ws.path("app.log")).unwrap().mtime();
+    let r = run_limited(
+        &ws,
+        &["edit-file", "app.log", "--old", "last", "--new", "first"],
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert_eq!(
+        std::fs::metadata(ws.path("app.log")).unwrap().mtime(),
+        before
+    );
+    // A big file that starts as GBK is still refused, saying how to convert it.
+    sparse(&ws, "gbk.log", &b"\xd6\xd0\xce\xc4\n".repeat(2000), len);
+    let r = run_limited(&ws, &["read-file", "gbk.log", "--tail", "1"], None);
+    r.code(1);
+    assert!(r.out.contains("68157440 bytes"), "{}", r.out);
+    assert!(r.out.contains("looks like GBK"), "{}", r.out);
+    assert!(r.out.contains("iconv"), "{}", r.out);
+}

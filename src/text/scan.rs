@@ -18,8 +18,10 @@ use super::render::MAX_LINE_BYTES;
 use super::survey::survey;
 use super::tag::TagHasher;
 
+mod census;
 mod lines;
-use lines::Scanner;
+use census::Census;
+use lines::{LineOpts, Scanner};
 
 /// Bytes read at a time: small enough to stay in cache while it is hashed, validated and
 /// counted (64 KiB cost less CPU per GiB than 256 KiB or 1 MiB here, as for `cksum`).
@@ -50,7 +52,7 @@ pub fn shown_cost(line: &ScannedLine) -> usize {
 }
 
 /// The least a shown line can cost: `L1: ` and a newline.
-const LEAST_COST: usize = 5;
+pub const LEAST_COST: usize = 5;
 
 /// Which lines to keep while scanning.
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +99,9 @@ pub struct Scan {
     /// [`MAX_SHOWN_BYTES`] was reached: a window ends before its last line, a tail leaves
     /// out its first lines.
     pub over_budget: bool,
+    /// A lossy scan ([`Stream::lossy`]) found bytes that are not UTF-8: the offset of the
+    /// first (from the file's first byte) and how many places show U+FFFD.
+    pub invalid: Option<(u64, u64)>,
 }
 
 /// Why the streaming pass gave up: the caller decides what to do.
@@ -150,8 +155,8 @@ pub fn scan(source: &(impl Source + ?Sized), size: u64, window: Window) -> Resul
 pub struct Stream {
     pass: Pass,
     window: Window,
-    /// Whether kept lines get their anchor hash (see [`Stream::without_line_hashes`]).
-    hash_lines: bool,
+    /// How kept lines are made (see [`Stream::without_line_hashes`], [`Stream::lossy`]).
+    opts: LineOpts,
     size: u64,
     /// Bytes fed so far: where [`Stream::finish`] goes on reading.
     fed: u64,
@@ -170,7 +175,10 @@ impl Stream {
         Stream {
             pass: Pass::new(size, Scanner::new(forward, 1)),
             window,
-            hash_lines: true,
+            opts: LineOpts {
+                hash: true,
+                lossy: false,
+            },
             size,
             fed: 0,
         }
@@ -180,8 +188,20 @@ impl Stream {
     /// line, so a shown line of 400 MiB took most of a second to hash for a read that prints
     /// its first 500 bytes and no anchor.
     pub fn without_line_hashes(mut self) -> Stream {
-        self.hash_lines = false;
-        self.pass.scanner.hash_lines = false;
+        self.opts.hash = false;
+        self.pass.scanner.opts = self.opts;
+        self
+    }
+
+    /// A scan of a text that is not UTF-8 (nor any other encoding agtool reads): bytes that
+    /// are not UTF-8 show as U+FFFD, as `String::from_utf8_lossy` shows them, and
+    /// [`Scan::invalid`] says where and how often, instead of stopping with
+    /// [`ScanStop::NotUtf8`]. A kept line's [`ScannedLine::len`] is its shown text's length
+    /// plus the bytes of the file after it.
+    pub fn lossy(mut self) -> Stream {
+        self.opts.lossy = true;
+        self.pass.scanner.opts = self.opts;
+        self.pass.census = Some(Census::default());
         self
     }
 
@@ -212,7 +232,7 @@ impl Stream {
         let Stream {
             mut pass,
             window,
-            hash_lines,
+            opts,
             fed,
             ..
         } = self;
@@ -230,7 +250,7 @@ impl Stream {
         let mut scan = pass.finish()?;
         if let Window::Tail(n) = window {
             (scan.lines, scan.over_budget) =
-                tail_lines(source, &mut buf, body_start, at, &scan, n, hash_lines)?;
+                tail_lines(source, &mut buf, body_start, at, &scan, n, opts)?;
         }
         Ok(scan)
     }
@@ -280,7 +300,7 @@ fn tail_lines(
     end: u64,
     scan: &Scan,
     n: usize,
-    hash_lines: bool,
+    opts: LineOpts,
 ) -> Result<(Vec<ScannedLine>, bool), ScanStop> {
     let total = scan.total_lines;
     if n == 0 || total == 0 {
@@ -303,7 +323,7 @@ fn tail_lines(
     };
     let mut scanner = Scanner::new(Some((first, total)), first);
     scanner.drop_front = true;
-    scanner.hash_lines = hash_lines;
+    scanner.opts = opts;
     let mut at = start;
     while at < end {
         let got = read_full(source, buf, at, end).map_err(ScanStop::Io)?;
@@ -385,6 +405,8 @@ struct Pass {
     scanner: Scanner,
     /// An incomplete UTF-8 sequence from the previous chunk.
     carry: Vec<u8>,
+    /// A lossy scan counts what is not UTF-8 instead of stopping there.
+    census: Option<Census>,
     first: bool,
     sniffed: usize,
     encoding: TextEncoding,
@@ -397,6 +419,7 @@ impl Pass {
             hasher: TagHasher::new(),
             scanner,
             carry: Vec::new(),
+            census: None,
             first: true,
             sniffed: 0,
             encoding: TextEncoding::Utf8,
@@ -432,7 +455,9 @@ impl Pass {
         }
         // One pass says whether the chunk needs UTF-8 validation and a CRLF count at all.
         let found = survey(chunk);
-        if !found.ascii || !self.carry.is_empty() {
+        if let Some(census) = &mut self.census {
+            census.take(chunk);
+        } else if !found.ascii || !self.carry.is_empty() {
             validate_utf8(&mut self.carry, chunk)?;
         }
         self.scanner.feed(chunk, Some(found));
@@ -443,7 +468,13 @@ impl Pass {
         if !self.carry.is_empty() {
             return Err(ScanStop::NotUtf8);
         }
-        Ok(self.scanner.finish(self.hasher.tag(), self.encoding))
+        let bom = self.body_start();
+        let mut scan = self.scanner.finish(self.hasher.tag(), self.encoding);
+        if let Some(mut census) = self.census {
+            census.finish();
+            scan.invalid = census.first.map(|at| (bom + at, census.places));
+        }
+        Ok(scan)
     }
 }
 

@@ -292,3 +292,111 @@ proptest! {
         check_all(&bytes);
     }
 }
+
+/// A lossy scan of `bytes` in pieces of `chunk` bytes.
+fn lossy_in_chunks(bytes: &[u8], window: Window, chunk: usize) -> Scan {
+    Stream::new(bytes.len() as u64, window)
+        .lossy()
+        .finish_in_chunks(bytes, chunk)
+        .map_err(|e| format!("{e:?}"))
+        .unwrap()
+}
+
+/// Checks a lossy scan of `bytes` against `String::from_utf8_lossy` of the whole text, at
+/// several chunk sizes: shown lines, counts, and where the bytes that are not UTF-8 are.
+fn check_lossy(bytes: &[u8]) {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = EditableText::new_utf8(&String::from_utf8_lossy(body));
+    let lines: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.to_owned()))
+        .collect();
+    let total = lines.len();
+    let (mut places, mut first, mut at) = (0, None, 0u64);
+    for piece in bytes.utf8_chunks() {
+        at += piece.valid().len() as u64;
+        if !piece.invalid().is_empty() {
+            places += 1;
+            first.get_or_insert(at);
+            at += piece.invalid().len() as u64;
+        }
+    }
+    let invalid = first.map(|f| (f, places));
+    for chunk in [4, 5, 7, 16, CHUNK] {
+        for window in [
+            Window::Range { first: 1, last: 3 },
+            Window::Range {
+                first: 2,
+                last: total + 1,
+            },
+            Window::Tail(1),
+            Window::Tail(total + 2),
+        ] {
+            let s = lossy_in_chunks(bytes, window, chunk);
+            let what = format!("{bytes:x?} chunk {chunk} {window:?}");
+            assert_eq!(s.tag, content_tag(bytes), "{what}");
+            assert_eq!(s.total_lines, total, "{what}");
+            assert_eq!(s.final_newline, text.has_final_newline(), "{what}");
+            assert_eq!(s.invalid, invalid, "{what}");
+            let want: Vec<_> = match window {
+                Window::Range { first, last } => lines
+                    .iter()
+                    .filter(|l| l.0 >= first && l.0 <= last)
+                    .cloned()
+                    .collect(),
+                Window::Tail(n) => lines[total.saturating_sub(n)..].to_vec(),
+            };
+            let got: Vec<_> = s.lines.iter().map(|l| (l.number, l.text.clone())).collect();
+            assert_eq!(got, want, "{what}");
+            for l in &s.lines {
+                assert_eq!(
+                    l.len,
+                    l.text.len() as u64,
+                    "{what}: a short line is not cut"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_lossy_scan_shows_what_a_lossy_decoding_shows() {
+    check_lossy(b"K\xf6ln\nJos\xe9\r\nok\n");
+    check_lossy(b"\xEF\xBB\xBFbom\xff\n\xe2\x82");
+    check_lossy(b"caf\xc3\xa9 fine\nbad \xc3\n\xf0\x9f\x98\x80\xf0\x9f\x98");
+    // Valid UTF-8 gives no places.
+    assert_eq!(lossy_in_chunks(b"a\nb\n", Window::Tail(1), 4).invalid, None);
+}
+
+#[test]
+fn a_lossy_line_past_the_cut_counts_the_files_bytes_not_shown() {
+    let mut line = vec![0xFFu8; 10];
+    line.extend(std::iter::repeat_n(b'x', 2 * MAX_LINE_BYTES));
+    let s = lossy_in_chunks(&line, Window::Range { first: 1, last: 1 }, CHUNK);
+    let shown = &s.lines[0];
+    // Ten U+FFFD (30 bytes) stand for ten bytes: the rest of the line is what is not shown.
+    let raw_shown = shown.text.len() as u64 - 20;
+    assert_eq!(
+        shown.len - shown.text.len() as u64,
+        line.len() as u64 - raw_shown
+    );
+    assert!(shown.text.len() <= MAX_LINE_BYTES);
+}
+
+proptest! {
+    #[test]
+    fn any_bytes_scan_lossily_like_a_lossy_decoding(
+        pieces in proptest::collection::vec(
+            prop_oneof![Just(&b"a"[..]), Just(&b"\xc3\xa9"[..]), Just(&b"\n"[..]),
+                Just(&b"\r"[..]), Just(&b"\r\n"[..]), Just(&b"\xff"[..]), Just(&b"\xc3"[..]),
+                Just(&b"\xa9"[..]), Just(&b"\xe2\x82"[..]), Just(&b"\xf0\x9f\x98\x80"[..])],
+            0..30,
+        ),
+        bom in any::<bool>(),
+    ) {
+        let mut bytes = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+        bytes.extend(pieces.concat());
+        check_lossy(&bytes);
+    }
+}

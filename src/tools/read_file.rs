@@ -438,8 +438,15 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
                 whole.0 = "it is UTF-16 or UTF-32, which is decoded whole";
                 whole.1 = CONVERT_FIRST;
             }
+            Err(ScanStop::NotUtf8) if size > MAX_DECODE_BYTES && !looks_gbk(&open()?) => {
+                // Too big to decode whole and not GBK at its start: streamed with U+FFFD (a
+                // 200 MB log with one stray byte could not be read at all).
+                return lossy_scan(&open()?, size, window, args.anchors.unwrap_or(false))
+                    .map(view_from_scan)
+                    .map_err(|e| scan_failed(e, spelled));
+            }
             Err(ScanStop::NotUtf8) => {
-                whole.0 = "it is not UTF-8, so it is decoded whole (as GBK, if it is GBK)";
+                whole.0 = "it is not UTF-8 and looks like GBK, which is decoded whole";
                 whole.1 = CONVERT_FIRST;
             }
         }
@@ -487,7 +494,7 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
     };
     // Only the lines the budget could take are held (a 60 MiB file of blank lines took
     // 1.6 GB when every line was): each shown line costs at least 5 bytes (`L1: `, newline).
-    let reach = MAX_SHOWN_BYTES / 5 + 1;
+    let reach = MAX_SHOWN_BYTES / scan::LEAST_COST + 1;
     let total = text.lines().count();
     let mode = args.mode.unwrap_or_default();
     let anchor = anchor_line(args) as usize;
@@ -572,6 +579,54 @@ fn load(file: &File, args: &ReadFileArgs, spelled: &str, size: u64) -> Result<Vi
     })
 }
 
+/// [`scan_file`] of a text that is neither UTF-8 nor GBK: bytes that are not UTF-8 show as
+/// U+FFFD and the view says where (spec 02).
+fn lossy_scan(file: &File, size: u64, window: Window, anchors: bool) -> Result<Scan, ScanStop> {
+    let mut stream = Stream::new(size, window).lossy();
+    if !anchors {
+        stream = stream.without_line_hashes();
+    }
+    stream.finish(file)
+}
+
+/// The message for a lossy scan that stopped: a NUL in its first bytes, or a failed read.
+fn scan_failed(stop: ScanStop, spelled: &str) -> ToolError {
+    match stop {
+        ScanStop::Binary(len) => ToolError::refused(DecodeError::Binary { len }.message(spelled)),
+        ScanStop::Io(e) => {
+            ToolError::refused(format!("cannot read {}: {}", spelled, io_reason(&e)))
+        }
+        ScanStop::Wide | ScanStop::NotUtf8 => ToolError::refused(format!(
+            "cannot read {spelled}: the file changed while it was read"
+        )),
+    }
+}
+
+/// How much of a big file's start [`looks_gbk`] decodes.
+const GBK_SAMPLE_BYTES: u64 = 4 << 20;
+
+/// Whether the first [`GBK_SAMPLE_BYTES`] of `file` (up to their last line break, so no
+/// character is cut) decode as GBK by the rules of spec 01. A big file that does is refused
+/// with how to convert it rather than shown as U+FFFD; one whose start is UTF-8 or ASCII is
+/// streamed lossily even if GBK comes later (its header says where the first stray byte is).
+fn looks_gbk(file: &File) -> bool {
+    let mut sample = Vec::with_capacity(GBK_SAMPLE_BYTES as usize);
+    if file
+        .take(GBK_SAMPLE_BYTES)
+        .read_to_end(&mut sample)
+        .is_err()
+    {
+        return false;
+    }
+    if sample.len() as u64 == GBK_SAMPLE_BYTES
+        && let Some(end) = memchr::memrchr(b'\n', &sample)
+    {
+        sample.truncate(end + 1);
+    }
+    EditableText::decode(&sample)
+        .is_ok_and(|t| matches!(t.encoding(), TextEncoding::Gbk | TextEncoding::Gb18030))
+}
+
 /// The streaming pass over `file` (`size` bytes when opened): a large file is fed from a
 /// memory map, then whatever it grew by is read; one cut short under the map is read again.
 fn scan_file(file: &File, size: u64, window: Window, anchors: bool) -> Result<Scan, ScanStop> {
@@ -595,6 +650,6 @@ fn view_from_scan(s: Scan) -> View {
         total_lines: s.total_lines,
         lines: s.lines,
         over_budget: s.over_budget,
-        invalid: None,
+        invalid: s.invalid,
     }
 }

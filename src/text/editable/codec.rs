@@ -104,8 +104,6 @@ pub(super) fn decode_utf32(bytes: &[u8], le: bool) -> Result<String, DecodeError
         .collect()
 }
 
-/// Strict GBK: decodes without any replacement and must encode back to the identical bytes
-/// (with GBK, or with GB18030 when the file used its four-byte sequences).
 /// How UTF-8 `bytes` is: (characters of two or more bytes, places that are not UTF-8, the
 /// offset of the first such place).
 pub fn utf8_census(bytes: &[u8]) -> (u64, u64, Option<u64>) {
@@ -122,7 +120,11 @@ pub fn utf8_census(bytes: &[u8]) -> (u64, u64, Option<u64>) {
                 chars += wide(&bytes[at..at + e.valid_up_to()]);
                 bad += 1;
                 first.get_or_insert((at + e.valid_up_to()) as u64);
-                at += e.valid_up_to() + e.error_len().unwrap_or(1).max(1);
+                // A sequence cut off by the end is one place, as a lossy decoding shows it.
+                match e.error_len() {
+                    Some(len) => at += e.valid_up_to() + len,
+                    None => break,
+                }
             }
         }
     }
@@ -173,6 +175,8 @@ fn not_gbk_text(bytes: &[u8]) -> Option<DecodeError> {
     })
 }
 
+/// Strict GBK: decodes without any replacement and must encode back to the identical bytes
+/// (with GBK, or with GB18030 when the file used its four-byte sequences).
 pub(super) fn decode_gbk_strict(bytes: &[u8]) -> Result<(TextEncoding, String), DecodeError> {
     let decoded = GBK
         .decode_without_bom_handling_and_without_replacement(bytes)

@@ -8,7 +8,17 @@ use super::super::editable::TextEncoding;
 use super::super::render::MAX_LINE_BYTES;
 use super::super::survey::{Survey, survey};
 use super::super::tag::LineHasher;
+use super::census::lossy_prefix;
 use super::{KEEP, MAX_SHOWN_BYTES, Scan, ScannedLine, shown_cost};
+
+/// How kept lines are made.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LineOpts {
+    /// Hash each kept line for anchors.
+    pub hash: bool,
+    /// Show bytes that are not UTF-8 as U+FFFD (the text is not UTF-8: a lossy scan).
+    pub lossy: bool,
+}
 
 /// The line being read.
 struct LineState {
@@ -34,8 +44,8 @@ pub(super) struct Scanner {
     pub(super) drop_front: bool,
     /// Lines were left out for [`MAX_SHOWN_BYTES`].
     over_budget: bool,
-    /// Whether kept lines are hashed for anchors.
-    pub(super) hash_lines: bool,
+    /// How kept lines are made.
+    pub(super) opts: LineOpts,
 }
 
 impl Scanner {
@@ -55,7 +65,10 @@ impl Scanner {
             kept_bytes: 0,
             drop_front: false,
             over_budget: false,
-            hash_lines: true,
+            opts: LineOpts {
+                hash: true,
+                lossy: false,
+            },
         }
     }
 
@@ -157,7 +170,7 @@ impl Scanner {
             self.cur
                 .keep
                 .extend_from_slice(&bytes[..bytes.len().min(room)]);
-            if self.hash_lines {
+            if self.opts.hash {
                 self.cur.hash.update(bytes);
             }
         }
@@ -168,11 +181,23 @@ impl Scanner {
         let n = self.cur.number;
         if self.wanted(n) {
             let keep = std::mem::take(&mut self.cur.keep);
-            let line = ScannedLine {
-                number: n,
-                text: cut_utf8(&keep, MAX_LINE_BYTES),
-                len: self.cur.len,
-                hash: self.cur.hash.value(),
+            let line = if self.opts.lossy {
+                // `len` counts the shown text and the bytes after it: the cut mark says
+                // how many bytes of the file are not shown.
+                let (text, used) = lossy_prefix(&keep, MAX_LINE_BYTES);
+                ScannedLine {
+                    number: n,
+                    len: text.len() as u64 + (self.cur.len - used as u64),
+                    text,
+                    hash: self.cur.hash.value(),
+                }
+            } else {
+                ScannedLine {
+                    number: n,
+                    text: cut_utf8(&keep, MAX_LINE_BYTES),
+                    len: self.cur.len,
+                    hash: self.cur.hash.value(),
+                }
             };
             self.keep_line(line);
         }
@@ -221,6 +246,7 @@ impl Scanner {
             final_newline: !open_line && ended > 0,
             lines: self.kept.into_iter().collect(),
             over_budget: self.over_budget,
+            invalid: None,
         }
     }
 
