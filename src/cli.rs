@@ -193,7 +193,12 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         return mcp::run(ctx, sub, settings.agent.is_some());
     }
     if let Some((spec, sub)) = tool {
-        let result = tool_args(&spec, sub, &ctx)
+        // Groups choose what call, schema and mcp offer. A name that is no group, given on
+        // the command line or in AGTOOL_GROUPS, is an error here too (README: wherever it is
+        // given), not silently ignored; the user's config is not checked for a subcommand.
+        let named = matches!(ctx.groups_source, "--groups" | "AGTOOL_GROUPS");
+        let result = (if named { tools::named_groups(&ctx).map(drop) } else { Ok(()) })
+            .and_then(|()| tool_args(&spec, sub, &ctx))
             .and_then(|v| run_with_timeout(&ctx, &spec, v))
             .map(colour::for_people);
         let result = with_notices(result, ctx.take_notices());

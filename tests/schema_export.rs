@@ -610,8 +610,22 @@ fn an_unknown_group_is_an_error_everywhere() {
     std::fs::create_dir_all(user_config.parent().unwrap()).unwrap();
     std::fs::write(&user_config, "[tools]\ngroups = [\"files\", \"bogus\"]\n").unwrap();
     check(call(&mut ws.cmd()), "in config tools.groups");
-    // Direct subcommands do not look at the groups.
+    // A direct subcommand does not check the user's config for groups...
     ws.run(&["read-file", "a.txt"]).code(0);
+    // ...but a name given with it on the command line or in AGTOOL_GROUPS is an error there
+    // too: it was silently ignored.
+    check(ws.run(&["--groups", "bogus", "read-file", "a.txt"]), "in --groups");
+    check(
+        Run::from(
+            ws.cmd()
+                .env("AGTOOL_GROUPS", "bogus")
+                .args(["read-file", "a.txt"])
+                .output()
+                .unwrap(),
+        ),
+        "in AGTOOL_GROUPS",
+    );
+    ws.run(&["--groups", "files", "read-file", "a.txt"]).code(0);
 }
 
 #[test]

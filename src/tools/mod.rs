@@ -406,6 +406,11 @@ fn check_overrides(ctx: &Ctx) -> Result<(), ToolError> {
 /// where it came from and listing the valid names.
 pub fn enabled_groups(ctx: &Ctx) -> Result<Vec<Group>, ToolError> {
     check_overrides(ctx)?;
+    named_groups(ctx)
+}
+
+/// [`enabled_groups`] without the check of the `[tools.*]` overrides: only the group names.
+pub fn named_groups(ctx: &Ctx) -> Result<Vec<Group>, ToolError> {
     let mut enabled = Vec::new();
     for name in &ctx.groups {
         let found: Vec<Group> = if name == "all" {
