@@ -96,7 +96,8 @@ pub struct GrepArgs {
     /// Search files matched by .gitignore/.ignore rules too (default false).
     #[arg(long)]
     pub ignored: Option<bool>,
-    /// Also list files whose names contain the pattern (default true).
+    /// Also list files whose names contain the pattern, in a section after the hits (default
+    /// true; scripts that parse `path:line:text` or `path:count` pass false).
     #[arg(long)]
     pub names: Option<bool>,
 }
