@@ -197,10 +197,14 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         // the command line or in AGTOOL_GROUPS, is an error here too (README: wherever it is
         // given), not silently ignored; the user's config is not checked for a subcommand.
         let named = matches!(ctx.groups_source, "--groups" | "AGTOOL_GROUPS");
-        let result = (if named { tools::named_groups(&ctx).map(drop) } else { Ok(()) })
-            .and_then(|()| tool_args(&spec, sub, &ctx))
-            .and_then(|v| run_with_timeout(&ctx, &spec, v))
-            .map(colour::for_people);
+        let result = (if named {
+            tools::named_groups(&ctx).map(drop)
+        } else {
+            Ok(())
+        })
+        .and_then(|()| tool_args(&spec, sub, &ctx))
+        .and_then(|v| run_with_timeout(&ctx, &spec, v))
+        .map(colour::for_people);
         let result = with_notices(result, ctx.take_notices());
         let passed_through = passed_exit_code(sub, &result);
         let interrupted = interrupted_by(&result);

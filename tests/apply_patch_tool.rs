@@ -513,3 +513,54 @@ fn many_chunks_case(again: bool, with_move: bool) {
         .success();
     assert!(content(&root, "a.txt").starts_with("newer top\nline 00000 of the file\n"));
 }
+
+/// A patch over several unread or changed files named only the first: a model needed a failed
+/// call per file. One refusal now names each, and how to read them all in one call.
+#[test]
+fn every_file_that_needs_a_read_is_named_at_once() {
+    let (_t, root) = workspace(&[("a.txt", "a\n"), ("b.txt", "b\n"), ("c.txt", "c\n")]);
+    read(&root, "b.txt");
+    std::fs::write(root.join("b.txt"), "b\nX\n").unwrap();
+    let text = patch(
+        "*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** Delete File: c.txt\n",
+    );
+    let out = agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(text.clone())
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with(
+            "Error: 3 files of this patch need a current read before it can apply; nothing was \
+             changed:\n- read a.txt before editing it"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n- b.txt changed since you last read it"),
+        "{out}"
+    );
+    assert!(out.contains("\n- read c.txt before editing it"), "{out}");
+    assert!(
+        out.contains(r#"read_file with paths ["a.txt", "b.txt", "c.txt"]"#),
+        "{out}"
+    );
+    assert_eq!(content(&root, "a.txt"), "a\n");
+    assert!(root.join("c.txt").exists());
+    // One read of all three, and the patch applies.
+    agtool(&root)
+        .args(["read-file", "--paths", "a.txt", "b.txt", "c.txt"])
+        .assert()
+        .success();
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(text)
+        .assert()
+        .success();
+    assert_eq!(content(&root, "b.txt"), "B\nX\n");
+    assert!(!root.join("c.txt").exists());
+}

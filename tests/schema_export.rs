@@ -614,7 +614,10 @@ fn an_unknown_group_is_an_error_everywhere() {
     ws.run(&["read-file", "a.txt"]).code(0);
     // ...but a name given with it on the command line or in AGTOOL_GROUPS is an error there
     // too: it was silently ignored.
-    check(ws.run(&["--groups", "bogus", "read-file", "a.txt"]), "in --groups");
+    check(
+        ws.run(&["--groups", "bogus", "read-file", "a.txt"]),
+        "in --groups",
+    );
     check(
         Run::from(
             ws.cmd()

@@ -158,6 +158,9 @@ impl Plan {
         };
         let mut paths = paths.into_iter();
         let mut targets = Vec::new();
+        // Every file that needs a read is named at once: one failed call each cost a model
+        // a round trip per file.
+        let mut stale = Vec::new();
         for hunk in &patch.hunks {
             let path = paths.next().expect("one checked path per hunk");
             let dest = match hunk {
@@ -171,11 +174,14 @@ impl Plan {
                 Hunk::Delete { .. } => Use::Delete,
                 Hunk::Update { .. } => Use::Update,
             };
-            plan.touch(txn, &path, use_)?;
+            plan.touch(txn, &path, use_, &mut stale)?;
             if let Some(dest) = &dest {
-                plan.touch(txn, dest, Use::Create)?;
+                plan.touch(txn, dest, Use::Create, &mut stale)?;
             }
             targets.push((path.real, dest.map(|d| d.real)));
+        }
+        if !stale.is_empty() {
+            return Err(unread_files(stale));
         }
         for (hunk, (real, dest)) in patch.hunks.iter().zip(targets) {
             plan.apply(hunk, &real, dest.as_ref())?;
@@ -184,12 +190,14 @@ impl Plan {
     }
 
     /// Loads a path on its first touch; when that first touch uses the disk content of an
-    /// existing file (Update, Delete, Move source), runs the freshness gate.
+    /// existing file (Update, Delete, Move source), runs the freshness gate, adding the path
+    /// and its refusal to `stale` when it needs a (new) read.
     fn touch(
         &mut self,
         txn: &Transaction<'_>,
         path: &CheckedPath,
         use_: Use,
+        stale: &mut Vec<(String, ToolError)>,
     ) -> Result<(), ToolError> {
         if self.slots.contains_key(&path.real) {
             return Ok(());
@@ -216,23 +224,27 @@ impl Plan {
         };
         if use_ != Use::Create
             && let Some(bytes) = &before
-            && let Err(stale) = txn.require_fresh(path, bytes)
+            && let Err(refused) = txn.require_fresh(path, bytes)
         {
             // read_file refuses a binary file, so no read can pass the gate for it: the
             // caller is told the real obstacle rather than to read it again. Text with bytes
             // that are not UTF-8 reads (with U+FFFD), so a read lets it be deleted.
-            return Err(match (use_, EditableText::decode(bytes)) {
-                (_, Ok(_)) => stale,
-                (Use::Delete, Err(DecodeError::Utf8Strays { .. } | DecodeError::Undecodable)) => {
-                    stale
+            match (use_, EditableText::decode(bytes)) {
+                (_, Ok(_))
+                | (Use::Delete, Err(DecodeError::Utf8Strays { .. } | DecodeError::Undecodable)) => {
+                    stale.push((path.spelled.clone(), refused));
                 }
-                (Use::Update, Err(e)) => ToolError::refused(not_editable(&path.spelled, &e)),
-                (_, Err(e)) => ToolError::refused(format!(
-                    "{} (read_file cannot show it, so no read can vouch for deleting it with \
-                     apply_patch; ask the user to delete it; nothing was changed)",
-                    e.message(&path.spelled)
-                )),
-            });
+                (Use::Update, Err(e)) => {
+                    return Err(ToolError::refused(not_editable(&path.spelled, &e)));
+                }
+                (_, Err(e)) => {
+                    return Err(ToolError::refused(format!(
+                        "{} (read_file cannot show it, so no read can vouch for deleting it \
+                         with apply_patch; ask the user to delete it; nothing was changed)",
+                        e.message(&path.spelled)
+                    )));
+                }
+            }
         }
         let now = if before.is_some() {
             Now::Disk
@@ -553,4 +565,29 @@ fn first_line(parts: &[&[u8]]) -> String {
         }
     }
     String::from_utf8_lossy(&head).into_owned()
+}
+
+/// One refusal naming every file of a patch that needs a (new) read: the single refusal as it
+/// is, or each on a line of its own and how to read them all in one call.
+fn unread_files(mut stale: Vec<(String, ToolError)>) -> ToolError {
+    if stale.len() == 1 {
+        return stale.remove(0).1;
+    }
+    let mut message = format!(
+        "{} files of this patch need a current read before it can apply; nothing was changed:",
+        stale.len()
+    );
+    for (_, e) in &stale {
+        message.push_str("\n- ");
+        message.push_str(&e.message);
+    }
+    let names: Vec<String> = stale
+        .iter()
+        .map(|(p, _)| serde_json::Value::String(p.clone()).to_string())
+        .collect();
+    message.push_str(&format!(
+        "\nRead them in one call: read_file with paths [{}], then apply the patch again.",
+        names.join(", ")
+    ));
+    ToolError::refused(message)
 }
