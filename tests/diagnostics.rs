@@ -830,3 +830,74 @@ fn a_late_sync_of_a_read_never_replaces_an_edits_text() {
     assert!(all.contains("\"undefined_name\" is not defined"), "{all}");
     assert!(one.contains("\"undefined_name\" is not defined"), "{one}");
 }
+
+/// rustup's `rust-analyzer` proxy without its component was asked `--version` by every
+/// process that read or edited a `.rs` file (0.25 s each, rustup starting itself some twenty
+/// times), and the message said to install rust-analyzer though one was on PATH. The answer
+/// is kept in the cache folder until a toolchain changes, and the message names the proxy and
+/// `rustup component add`.
+#[test]
+fn a_rustup_proxy_without_its_component_is_asked_once_and_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut ws = Ws::new(false);
+    // Outside the workspace: a program there is never run through PATH.
+    let home = tempfile::Builder::new()
+        .prefix("agtool-rustup-home-")
+        .tempdir_in("/var/tmp")
+        .unwrap();
+    let bin = home.path().join("cargo-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let asked = home.path().join("asked");
+    let rustup = bin.join("rustup");
+    std::fs::write(
+        &rustup,
+        format!(
+            "#!/bin/sh\necho x >> '{}'\necho 'error: rust-analyzer is not installed' >&2\nexit 1\n",
+            asked.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&rustup, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::hard_link(&rustup, bin.join("rust-analyzer")).unwrap();
+    let toolchain_bin = home.path().join("toolchains/stable/bin");
+    std::fs::create_dir_all(&toolchain_bin).unwrap();
+    ws.path_var = format!("{}:{}", bin.display(), ws.path_var);
+    let run = |args: &[&str]| -> String {
+        let out = ws
+            .cmd()
+            .env("RUSTUP_HOME", home.path())
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let times_asked = || {
+        std::fs::read_to_string(&asked)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    ws.write("m.rs", "fn main() {}\n");
+    run(&["read-file", "m.rs"]);
+    let out = run(&["edit-file", "m.rs", "--old", "main", "--new", "main2"]);
+    assert!(
+        out.contains(&format!(
+            "Diagnostics: no language server found for rust ({} is rustup's proxy, and the \
+             active toolchain has no such component: run `rustup component add rust-analyzer`",
+            bin.join("rust-analyzer").display()
+        )),
+        "{out}"
+    );
+    run(&["read-file", "m.rs"]);
+    assert_eq!(times_asked(), 1, "asked again by a later process");
+    // A component added (the toolchain's bin folder changes): asked again.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(toolchain_bin.join("cargo"), "").unwrap();
+    run(&["read-file", "m.rs"]);
+    assert_eq!(
+        times_asked(),
+        2,
+        "not asked again after a toolchain changed"
+    );
+}

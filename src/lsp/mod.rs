@@ -28,6 +28,7 @@ pub mod conn;
 pub mod delta;
 pub mod framing;
 pub mod manager;
+mod rustup;
 pub mod wire;
 
 use wire::{
@@ -110,8 +111,9 @@ pub fn language_of(path: &Path) -> Option<(&'static str, &'static str)> {
 pub enum Choice {
     /// This server.
     Server(ServerSpec),
-    /// `lsp.auto` is on and none of the known servers is on `PATH`.
-    NoneFound,
+    /// `lsp.auto` is on and none of the known servers is on `PATH`; the path is a rustup
+    /// proxy found there whose component is not installed, if one was.
+    NoneFound(Option<PathBuf>),
     /// Not configured and `lsp.auto` is off: nothing is said.
     Off,
 }
@@ -151,43 +153,24 @@ fn find_program(
         .find(|p| runnable(p) && !in_workspace(p))
 }
 
-/// A rustup proxy (`~/.cargo/bin/rust-analyzer`, a link to rustup) of a component that is not
-/// installed runs, prints an error and exits: not a server.
-fn is_broken_rustup_proxy(found: &Path) -> bool {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    // Asked once per process and program (`call --batch` and `mcp` ask often).
-    static SEEN: OnceLock<Mutex<HashMap<PathBuf, bool>>> = OnceLock::new();
-    let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(&known) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(found) {
-        return known;
+/// Why no server takes `language`, and what to do: install one, or, when what is on `PATH`
+/// is a rustup proxy without its component, add the component.
+fn none_found_message(language: &str, proxy: Option<&Path>) -> String {
+    match proxy {
+        Some(p) => format!(
+            "no language server found for {language} ({} is rustup's proxy, and the active \
+             toolchain has no such component: run `rustup component add {}`, or set \
+             lsp.{language}.command)",
+            p.display(),
+            p.file_name()
+                .map_or("rust-analyzer".into(), |n| n.to_string_lossy())
+        ),
+        None => format!(
+            "no language server found for {language} (install {}, or set \
+             lsp.{language}.command)",
+            known_for(language)
+        ),
     }
-    let broken = probe_rustup_proxy(found);
-    seen.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(found.to_path_buf(), broken);
-    broken
-}
-
-fn probe_rustup_proxy(found: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let Some(rustup) = found.parent().map(|d| d.join("rustup")) else {
-        return false;
-    };
-    let same = match (std::fs::metadata(found), std::fs::metadata(&rustup)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    };
-    if !same {
-        return false;
-    }
-    !std::process::Command::new(found)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// Which server `language` goes to, for `ctx`'s workspace root, with the caller's
@@ -215,19 +198,22 @@ pub fn choose(ctx: &Ctx, settings: &Settings, language: &str) -> Choice {
     let path_var = std::env::var_os("PATH");
     let trusted = crate::workspace::trust::is_trusted(&settings.trusted_workspaces, root);
     let inside = (!trusted).then_some(root);
+    let mut proxy = None;
     for (lang, argv) in KNOWN_SERVERS {
         if *lang != language {
             continue;
         }
-        if let Some(found) = find_program(argv[0], path_var.as_deref(), inside)
-            && !is_broken_rustup_proxy(&found)
-        {
+        if let Some(found) = find_program(argv[0], path_var.as_deref(), inside) {
+            if rustup::is_broken_proxy(&found) {
+                proxy = Some(found);
+                continue;
+            }
             let mut argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
             argv[0] = found.to_string_lossy().into_owned();
             return Choice::Server(spec(argv));
         }
     }
-    Choice::NoneFound
+    Choice::NoneFound(proxy)
 }
 
 /// The sandbox a language server for `language` runs in (spec 08, issue 19 item 5): none when
@@ -448,7 +434,7 @@ pub fn after_write(ctx: &Ctx, files: Vec<Written>) -> String {
     let mut out = String::new();
     let mut edits = Vec::new();
     let mut spelled = Vec::new();
-    let mut none_found: Vec<&'static str> = Vec::new();
+    let mut none_found: Vec<(&'static str, Option<PathBuf>)> = Vec::new();
     let several = files.len() > 1;
     for f in files {
         let Some((language, language_id)) = language_of(&f.real) else {
@@ -473,17 +459,18 @@ pub fn after_write(ctx: &Ctx, files: Vec<Written>) -> String {
                     tag: f.tag,
                 });
             }
-            Choice::NoneFound if f.new_text.is_some() && !none_found.contains(&language) => {
-                none_found.push(language);
+            Choice::NoneFound(proxy)
+                if f.new_text.is_some() && !none_found.iter().any(|(l, _)| *l == language) =>
+            {
+                none_found.push((language, proxy));
             }
             _ => {}
         }
     }
-    for language in none_found {
+    for (language, proxy) in none_found {
         out.push_str(&format!(
-            "Diagnostics: no language server found for {language} (install {}, or set \
-             lsp.{language}.command)\n",
-            known_for(language)
+            "Diagnostics: {}\n",
+            none_found_message(language, proxy.as_deref())
         ));
     }
     if edits.is_empty() {
@@ -732,14 +719,10 @@ pub fn current(ctx: &Ctx, files: Vec<Shown>) -> Result<Current, String> {
                     count(MAX_SYNC_BYTES, "byte")
                 )),
             )),
-            Choice::NoneFound => order.push((
+            Choice::NoneFound(proxy) => order.push((
                 shown,
                 None,
-                Some(format!(
-                    "no language server found for {language} (install {}, or set \
-                     lsp.{language}.command)",
-                    known_for(language)
-                )),
+                Some(none_found_message(language, proxy.as_deref())),
             )),
             Choice::Off => order.push((
                 shown,
