@@ -23,9 +23,14 @@ struct Ws {
 
 impl Ws {
     fn new() -> Ws {
+        Ws::new_in(Path::new(env!("CARGO_TARGET_TMPDIR")))
+    }
+
+    /// [`Ws::new`] in a fresh folder inside `parent`.
+    fn new_in(parent: &Path) -> Ws {
         let tmp = tempfile::Builder::new()
             .prefix("agtool-sandbox-attack-")
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .tempdir_in(parent)
             .unwrap();
         let base = std::fs::canonicalize(tmp.path()).unwrap();
         let root = base.join("ws");
@@ -371,4 +376,67 @@ fn other_terminals_and_abstract_sockets_are_out_of_reach() {
     assert!(text.contains("own b'hi\\n'"), "{text}");
     assert!(!text.contains("pts ok"), "{text}");
     assert!(!text.contains("abstract ok"), "{text}");
+}
+
+/// The finding: `/tmp` is writable to every command, so for a workspace under it a command
+/// could copy the workspace, put a git hook into the copy's `.git`, move the workspace aside
+/// and the copy into its place: the read-only mounts stayed on the moved folder, and the next
+/// `git commit` ran the hook outside the sandbox. The workspace root and the folders above it
+/// are mount points inside the sandbox now, which rename(2) and rmdir(2) refuse (EBUSY).
+#[test]
+fn a_command_cannot_swap_the_workspace_for_a_copy() {
+    let w = Ws::new_in(Path::new("/tmp"));
+    let ws = w.root.file_name().unwrap().to_str().unwrap().to_owned();
+    let swap = format!(
+        "cd .. && cp -a {ws} {ws}.new && echo planted > {ws}.new/.git/config && \
+         mv {ws} {ws}.old && mv {ws}.new {ws} && echo swapped"
+    );
+    let (_, out) = w.sh(&swap);
+    assert!(!out.contains("swapped"), "{out}");
+    // Nor the folder above it, nor a removal of either.
+    let base = w.root.parent().unwrap();
+    let up = format!(
+        "cd ../.. && mv {0} {0}.old; rmdir {0}/{ws}; echo tried",
+        base.file_name().unwrap().to_str().unwrap()
+    );
+    let (_, out) = w.sh(&up);
+    assert!(out.contains("tried"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(w.root.join(".git/config")).unwrap(),
+        "[core]\n",
+        "{out}"
+    );
+    assert!(w.root.join(".agent-state").is_dir());
+    // The same around a workspace inside an exec.writable folder.
+    let w = Ws::new();
+    let base = w.root.parent().unwrap();
+    let cfg = base.join("writable.toml");
+    std::fs::write(
+        &cfg,
+        format!("[exec]\nwritable = [\"{}\"]\n", base.display()),
+    )
+    .unwrap();
+    let o = w
+        .cmd()
+        .args([
+            "--config",
+            cfg.to_str().unwrap(),
+            "exec",
+            "--",
+            "sh",
+            "-c",
+            &swap,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(!text.contains("swapped"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(w.root.join(".git/config")).unwrap(),
+        "[core]\n",
+        "{text}"
+    );
+    // Work inside the workspace and in /tmp goes on as before.
+    let (code, out) = w.sh("mkdir d && mv d e && rmdir e && t=$(mktemp -d /tmp/x.XXXX) && mv $t $t.2 && rmdir $t.2 && echo fine");
+    assert_eq!((code, out.contains("fine")), (0, true), "{out}");
 }

@@ -10,7 +10,10 @@
 //! - a private tmpfs on `/dev/shm` and a private `/dev/pts` instance, and the folders of session server sockets hidden like
 //!   `deny_read` paths (see `exec::session::peer`);
 //! - in `read-only` mode the write roots themselves become read-only, and the `exec.writable`
-//!   folders inside them writable again.
+//!   folders inside them writable again;
+//! - each write root, and each folder above it inside a folder commands may write (a workspace
+//!   under `/tmp`), is a mount point of itself, so it cannot be renamed or removed
+//!   ([`pin_write_roots`]).
 //!
 //! Landlock alone cannot do either: its rules only add rights, so a file inside a readable
 //! tree cannot be hidden, nor a folder inside a writable tree kept read-only. The mounts are
@@ -302,6 +305,39 @@ fn bind(src: &Path, target: &Path, rw: bool) -> io::Result<()> {
     )
 }
 
+/// Makes each write root, and each folder above it, that lies inside a folder commands may
+/// write (`/tmp`, the private `TMPDIR`, `exec.writable`, another write root) a mount point of
+/// itself. rename(2) and rmdir(2) refuse a mount point (EBUSY), so a command cannot move the
+/// workspace aside and put a copy with its own `.git` in its place: the read-only mounts of the
+/// protected names would stay on the moved folder (a workspace under `/tmp`, whose next
+/// `git commit` ran a planted hook outside the sandbox). Outermost first, so each later mount
+/// lands inside the one made before it.
+fn pin_write_roots(plan: &Plan) -> io::Result<()> {
+    let mut writable: Vec<&Path> = vec![Path::new("/tmp")];
+    writable.extend(plan.tmpdir.as_deref());
+    writable.extend(plan.writable.iter().map(PathBuf::as_path));
+    writable.extend(plan.write_roots.iter().map(PathBuf::as_path));
+    let mut pins: Vec<&Path> = Vec::new();
+    for root in &plan.write_roots {
+        for dir in root.ancestors() {
+            let exposed = writable.iter().any(|w| dir.starts_with(w) && dir != *w);
+            if exposed && !pins.contains(&dir) {
+                pins.push(dir);
+            }
+        }
+    }
+    // Fewer components first: a folder above before the folders below it.
+    pins.sort_by_key(|p| p.components().count());
+    for dir in pins {
+        // Gone or not a folder (another command moved it before this one started).
+        if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        bind(dir, dir, true)?;
+    }
+    Ok(())
+}
+
 /// Writes `text` to a `/proc/self` file (the user namespace's maps).
 fn write_proc(name: &str, text: &str) -> io::Result<()> {
     std::fs::write(format!("/proc/self/{name}"), text)
@@ -372,6 +408,7 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
             bind(&pts.join("ptmx"), ptmx, true)?;
         }
     }
+    pin_write_roots(plan)?;
     if plan.mode == super::Mode::ReadOnly {
         for root in &plan.write_roots {
             bind(root, root, false)?;
