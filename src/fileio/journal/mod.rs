@@ -55,7 +55,9 @@
 //!   targets and removals unlink theirs, one by one; then the folders are fsynced. Recovery
 //!   (or a failure) rolls back: a temp file still present was not renamed and is deleted; a
 //!   target whose temp file is gone is put back by renaming its backup over it (or deleted,
-//!   if the write created it); a removed target is put back from its backup. Every step reads
+//!   if the write created it), unless it was modified after the C state was written (an edit
+//!   made after the kill, which is kept and named); a removed target is put back from its
+//!   backup unless something took its name meanwhile. Every step reads
 //!   the disk, so a recovery killed halfway can simply run again.
 //! - **D (done)**: the commit point, one byte and an `fdatasync` after the last rename. Every
 //!   target has its new content; the backups are deleted, then the journal. Recovery (or a
@@ -238,6 +240,12 @@ struct Dirs<'f> {
     /// Set when undoing this process's own commit: a folder it never opened holds nothing of
     /// it, and is not looked up (it may have been swapped for a symlink meanwhile).
     known_only: bool,
+    /// When the write reached its commit state (the journal's last change), for a recovery:
+    /// a target modified after it holds a newer edit (a person's, another program's, made
+    /// after the kill), which a roll-back leaves as it is (see [`roll_back`]).
+    committed_at: Option<std::time::SystemTime>,
+    /// Targets left as they were for that reason, filled by [`roll_back`].
+    kept: Vec<PathBuf>,
 }
 
 impl<'f> Dirs<'f> {
@@ -247,6 +255,8 @@ impl<'f> Dirs<'f> {
             open: Vec::new(),
             seen: Vec::new(),
             known_only: false,
+            committed_at: None,
+            kept: Vec::new(),
         }
     }
 
@@ -495,10 +505,29 @@ fn exists(d: &Dir, name: &OsStr) -> io::Result<bool> {
 /// changed and were put back. Every step is safe to repeat.
 /// `dirs`: the folder handles to use (a failing commit passes the ones it wrote through, so
 /// even a folder renamed or swapped since is cleaned up).
+///
+/// A target modified after [`Dirs::committed_at`] is left as it is, its backup removed and its
+/// path added to [`Dirs::kept`]: the interrupted write's content was edited since the kill,
+/// and putting the old version back (or removing a file the write made) destroyed that edit.
+/// Renaming keeps a file's modification time, so a target still as the write left it is not
+/// newer than the commit state; the check sees the top entry of a placed folder tree only.
 fn roll_back(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<Vec<PathBuf>> {
     let mut restored = Vec::new();
+    let mut kept = Vec::new();
     let mut first_error = None;
     let committing = rec.state == State::Committing;
+    let committed_at = dirs.committed_at;
+    // Whether `name` in `d` was modified after the commit state: a newer edit to keep.
+    let newer = |d: &Dir, name: &OsStr| -> io::Result<bool> {
+        let Some(at) = committed_at else {
+            return Ok(false);
+        };
+        match d.stat_at(name) {
+            Ok(st) => Ok(st.mtime > at),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    };
     for step in rec.steps.iter().rev() {
         let r = (|| -> io::Result<()> {
             match step {
@@ -518,6 +547,13 @@ fn roll_back(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<Vec<PathBuf>> {
                         if let Some(b) = backup {
                             gone_ok(d.unlink(b))?;
                         }
+                        return Ok(());
+                    }
+                    if newer(d, name)? {
+                        if let Some(b) = backup {
+                            gone_ok(d.unlink(b))?;
+                        }
+                        kept.push(base.join(dir).join(name));
                         return Ok(());
                     }
                     // Renamed over the target: put the old version back.
@@ -585,6 +621,13 @@ fn roll_back(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<Vec<PathBuf>> {
                         if let Some(b) = backup {
                             gone_ok(d.unlink(b))?;
                         }
+                        return Ok(());
+                    }
+                    if newer(d, name)? {
+                        if let Some(b) = backup {
+                            gone_ok(d.unlink(b))?;
+                        }
+                        kept.push(base.join(dir).join(name));
                         return Ok(());
                     }
                     match backup {
@@ -658,6 +701,8 @@ fn roll_back(dirs: &mut Dirs<'_>, rec: &Record) -> io::Result<Vec<PathBuf>> {
         }
     }
     restored.reverse();
+    kept.reverse();
+    dirs.kept.extend(kept);
     match first_error {
         Some(e) => Err(e),
         None => Ok(restored),

@@ -212,54 +212,80 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                     crate::fileio::fs::describe(&e)
                 )),
             },
-            State::Preparing | State::Committing => match roll_back(&mut Dirs::new(fs), &rec) {
-                Ok(restored) => {
-                    let targets: Vec<String> = rec
-                        .steps
-                        .iter()
-                        .filter_map(|s| match s {
-                            Step::Write {
-                                base, dir, name, ..
-                            }
-                            | Step::Remove {
-                                base, dir, name, ..
-                            }
-                            | Step::Place {
-                                base, dir, name, ..
-                            }
-                            | Step::Aside {
-                                base, dir, name, ..
-                            } => Some(show(&base.join(dir).join(name))),
-                            _ => None,
-                        })
-                        .collect();
-                    said.push(if restored.is_empty() {
-                        format!(
-                            "removed the temp files of an interrupted write (process {}) that \
-                             had changed nothing yet: {}",
-                            rec.pid,
-                            targets.join(", ")
-                        )
-                    } else {
-                        format!(
-                            "rolled back an interrupted write (process {}) so that no file is \
-                             half-changed: {} restored ({})",
-                            rec.pid,
-                            restored.len(),
-                            targets.join(", ")
-                        )
-                    });
-                    let _ = jdir.unlink(&name);
-                    let _ = jdir.sync();
-                    used_up();
+            State::Preparing | State::Committing => {
+                let mut dirs = Dirs::new(fs);
+                dirs.committed_at = meta.modified().ok();
+                let rolled = roll_back(&mut dirs, &rec);
+                let kept: Vec<String> = dirs.kept.iter().map(|p| show(p)).collect();
+                if !kept.is_empty() {
+                    said.push(format!(
+                        "left {} as {} now: {} changed after an interrupted write (process {}) \
+                         that is rolled back, so {} not put back",
+                        kept.join(", "),
+                        if kept.len() == 1 { "it is" } else { "they are" },
+                        if kept.len() == 1 {
+                            "it was"
+                        } else {
+                            "they were"
+                        },
+                        rec.pid,
+                        if kept.len() == 1 {
+                            "its old version was"
+                        } else {
+                            "their old versions were"
+                        }
+                    ));
                 }
-                Err(e) => said.push(format!(
-                    "could not roll back the interrupted write of process {} ({}); the next \
+                match rolled {
+                    Ok(restored) => {
+                        let targets: Vec<String> = rec
+                            .steps
+                            .iter()
+                            .filter_map(|s| match s {
+                                Step::Write {
+                                    base, dir, name, ..
+                                }
+                                | Step::Remove {
+                                    base, dir, name, ..
+                                }
+                                | Step::Place {
+                                    base, dir, name, ..
+                                }
+                                | Step::Aside {
+                                    base, dir, name, ..
+                                } => Some(show(&base.join(dir).join(name))),
+                                _ => None,
+                            })
+                            .filter(|t| !kept.contains(t))
+                            .collect();
+                        said.push(if restored.is_empty() {
+                            format!(
+                                "removed the temp files of an interrupted write (process {}) that \
+                             had changed nothing yet: {}",
+                                rec.pid,
+                                targets.join(", ")
+                            )
+                        } else {
+                            format!(
+                                "rolled back an interrupted write (process {}) so that no file is \
+                             half-changed: {} restored ({})",
+                                rec.pid,
+                                restored.len(),
+                                targets.join(", ")
+                            )
+                        });
+                        let _ = jdir.unlink(&name);
+                        let _ = jdir.sync();
+                        used_up();
+                    }
+                    Err(e) => said.push(format!(
+                        "could not roll back the interrupted write of process {} ({}); the next \
                      call tries again",
-                    rec.pid,
-                    crate::fileio::fs::describe(&e)
-                )),
-            },
+                        rec.pid,
+                        crate::fileio::fs::describe(&e)
+                    )),
+                }
+            }
         }
     }
     said

@@ -187,3 +187,56 @@ fn a_live_journal_is_left_alone_and_an_untrusted_one_too() {
     let said = recover(&f.fs, &|p| p.display().to_string());
     assert!(said[0].contains("outside the writable roots"), "{said:?}");
 }
+
+/// The finding: recovery put the old versions back over files edited after the kill (by a
+/// person, or another program) and removed a file the write made and someone then edited,
+/// saying only that it rolled back. A target modified after the commit state is left as it
+/// is now, and said so; the others are rolled back.
+#[test]
+fn recovery_leaves_a_target_edited_after_the_kill() {
+    let f = fixture();
+    std::fs::write(f.root.join("a"), "old a").unwrap();
+    std::fs::write(f.root.join("b"), "old b").unwrap();
+    let pid = 999_998u32;
+    let name = |n: &str, k: u32| OsString::from(format!(".{n}.agtool-{pid}-{k}"));
+    let w = |n: &str, k, backup| Step::Write {
+        base: f.root.clone(),
+        dir: PathBuf::new(),
+        name: n.into(),
+        temp: name(n, k),
+        backup,
+    };
+    let rec = Record {
+        state: State::Committing,
+        pid,
+        steps: vec![
+            w("a", 0, Some(name("a", 10))),
+            w("b", 1, Some(name("b", 11))),
+            w("c", 2, None),
+        ],
+    };
+    for (k, n) in ["a", "b", "c"].iter().enumerate() {
+        std::fs::write(f.root.join(name(n, k as u32)), format!("new {n}")).unwrap();
+        if *n != "c" {
+            std::fs::hard_link(f.root.join(n), f.root.join(name(n, k as u32 + 10))).unwrap();
+        }
+        std::fs::rename(f.root.join(name(n, k as u32)), f.root.join(n)).unwrap();
+    }
+    let jdir = f.fs.journal_dir(true).unwrap().unwrap();
+    drop(Journal::create(&jdir, &rec, false).unwrap());
+    // After the kill: `a` and the made `c` are edited; `b` is as the write left it.
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    std::fs::write(f.root.join("a"), "edited a").unwrap();
+    std::fs::write(f.root.join("c"), "edited c").unwrap();
+    let said = recover(&f.fs, &|p| p.file_name().unwrap().to_string_lossy().into_owned());
+    assert_eq!(std::fs::read(f.root.join("a")).unwrap(), b"edited a");
+    assert_eq!(std::fs::read(f.root.join("b")).unwrap(), b"old b");
+    assert_eq!(std::fs::read(f.root.join("c")).unwrap(), b"edited c");
+    assert_eq!(f.names(), vec!["a", "b", "c"], "temp files and backups removed");
+    assert_eq!(f.journals(), 0);
+    assert!(
+        said.iter().any(|l| l.starts_with("left a, c as they are now: they were changed after")),
+        "{said:?}"
+    );
+    assert!(said.iter().any(|l| l.contains("1 restored (b)")), "{said:?}");
+}
