@@ -524,3 +524,56 @@ fn stop_server_ends_untagged_orphans_of_any_session() {
     ws.cmd().args(["sessions", "stop-server"]).assert().code(0);
     assert_none_with(&marker);
 }
+
+/// The private temp folder of a session's sandbox (its `TMPDIR`) stayed behind after the
+/// session ended, with what the command wrote there (2,350 of them on one machine), and was
+/// made with the umask's mode (0755): readable by other users. It is 0700 now and goes when
+/// the session ends: killed, exited, or with the server.
+#[test]
+fn a_sessions_private_temp_folder_is_private_and_goes_with_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Workspace::new();
+    let tmp_of = |out: &str| -> std::path::PathBuf {
+        out.lines()
+            .find(|l| l.contains("agtool-cmd-"))
+            .map(|l| l.trim().into())
+            .unwrap_or_else(|| panic!("no TMPDIR in {out}"))
+    };
+    let (code, out) = ws.run(&[
+        "exec-command",
+        "echo $TMPDIR; echo data > $TMPDIR/kept; sleep 30",
+        "--yield-time-ms",
+        "500",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let id = session_id(&out);
+    let dir = tmp_of(&out);
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "{}", dir.display());
+    assert!(dir.join("kept").exists());
+    let (code, out) = ws.run(&["sessions", "kill", &id.to_string()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        !dir.exists(),
+        "{} is still there after a kill",
+        dir.display()
+    );
+    // One that exits within the call.
+    let (_, out) = ws.run(&["exec-command", "echo $TMPDIR", "--yield-time-ms", "2000"]);
+    assert!(!tmp_of(&out).exists(), "{out}");
+    // One still running when the server stops.
+    let (_, out) = ws.run(&[
+        "exec-command",
+        "echo $TMPDIR; sleep 30",
+        "--yield-time-ms",
+        "500",
+    ]);
+    let dir = tmp_of(&out);
+    assert!(dir.exists());
+    ws.run(&["sessions", "stop-server"]);
+    assert!(
+        !dir.exists(),
+        "{} is still there after stop-server",
+        dir.display()
+    );
+}

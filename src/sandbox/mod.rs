@@ -246,8 +246,10 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
         });
     }
     probe::require().map_err(|e| e.to_string())?;
+    // Private to this user whatever the umask (it was made 0755 under 022).
     let tmpdir = tempfile::Builder::new()
         .prefix("agtool-cmd-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
         .tempdir()
         .map_err(|e| format!("cannot make the command's private temp folder: {e}"))?;
     let plan = plan_for(ctx, &settings, Some(tmpdir.path()));

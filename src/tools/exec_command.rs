@@ -113,18 +113,24 @@ For a command that simply runs to completion, exec is simpler.",
             max_output_tokens: args.max_output_tokens,
             prefix: ctx.exec_prefix(),
             env: None,
+            private_tmp: None,
         };
         // The sandbox (spec 08) goes in front of the config's prefix and the shell. The
-        // session's private temp folder outlives this call (the session does): it is kept.
+        // session's private temp folder outlives this call (the session does).
         let mut sandbox = crate::sandbox::prepare(ctx).map_err(ToolError::refused)?;
         let req = ExecCommandRequest {
             prefix: sandbox.prefix_with(req.prefix),
+            private_tmp: sandbox.tmpdir.as_ref().map(|t| t.path().to_path_buf()),
             ..req
         };
-        if let Some(t) = &mut sandbox.tmpdir {
+        let reply = session::client::exec_command(&state_dir, &req);
+        // The session server removes it when the session ends; without a session, this call
+        // removes it (dropping `sandbox`).
+        if reply.is_ok()
+            && let Some(t) = &mut sandbox.tmpdir
+        {
             t.disable_cleanup(true);
         }
-        let reply = session::client::exec_command(&state_dir, &req);
         drop(opened); // open until the server has started the command in it
         let reply = reply?;
         let exit = match reply.status {

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::{PipeReader, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -58,6 +58,9 @@ pub(crate) struct Session {
     terminated: AtomicBool,
     /// Held until [`Session::terminate`] has killed the tree.
     lease: Mutex<Option<TreeLease>>,
+    /// The command's private temp folder (the sandbox's `TMPDIR`), removed by
+    /// [`Session::terminate`] once the tree is dead (see [`Session::keep_private_tmp`]).
+    private_tmp: Mutex<Option<PathBuf>>,
 }
 
 /// Output and status gathered by [`Session::collect`].
@@ -144,6 +147,7 @@ impl Session {
             queued: Arc::new(AtomicUsize::new(0)),
             terminated: AtomicBool::new(false),
             lease: Mutex::new(Some(lease)),
+            private_tmp: Mutex::new(None),
         });
         let mut sp = sp;
         if let Some(stdin) = sp.stdin.take() {
@@ -337,6 +341,32 @@ impl Session {
             kill_tree(&self.tree, &mut || {});
         }
         self.lease.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(dir) = self
+            .private_tmp
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            // Never follows a symlink inside; best effort (what is left is the system's).
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+
+    /// Takes charge of `dir`, the command's private temp folder made by the client: removed
+    /// when the session ends ([`Session::terminate`]). Only a folder that is one (not a
+    /// symlink), owned by this user and named as the sandbox names them (`agtool-cmd-*`) is
+    /// taken; anything else is left alone. Before, every session's folder stayed behind.
+    pub fn keep_private_tmp(&self, dir: PathBuf) {
+        use std::os::unix::fs::MetadataExt;
+        let named = dir.is_absolute()
+            && dir
+                .file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"agtool-cmd-"));
+        let ours = std::fs::symlink_metadata(&dir)
+            .is_ok_and(|m| m.is_dir() && m.uid() == rustix::process::geteuid().as_raw());
+        if named && ours {
+            *self.private_tmp.lock().unwrap_or_else(|e| e.into_inner()) = Some(dir);
+        }
     }
 }
 

@@ -146,6 +146,10 @@ pub struct ExecCommandRequest {
     /// The client fills in its own when None, so a session sees the caller's environment,
     /// not the one the server happened to start with.
     pub env: Option<Vec<(Vec<u8>, Vec<u8>)>>,
+    /// The command's private temp folder (the sandbox's `TMPDIR`), which the server removes
+    /// when the session ends; None without a sandbox.
+    #[serde(default, with = "path_bytes")]
+    pub private_tmp: Option<PathBuf>,
 }
 
 /// write-stdin arguments (spec 05).

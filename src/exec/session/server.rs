@@ -519,6 +519,9 @@ impl Server {
                     return Err(e.into());
                 }
             };
+            if let Some(dir) = req.private_tmp {
+                session.keep_private_tmp(dir);
+            }
             table.sessions.insert(id, Arc::clone(&session));
             (session, victim)
         };

@@ -228,15 +228,25 @@ fn recovery_leaves_a_target_edited_after_the_kill() {
     std::thread::sleep(std::time::Duration::from_millis(30));
     std::fs::write(f.root.join("a"), "edited a").unwrap();
     std::fs::write(f.root.join("c"), "edited c").unwrap();
-    let said = recover(&f.fs, &|p| p.file_name().unwrap().to_string_lossy().into_owned());
+    let said = recover(&f.fs, &|p| {
+        p.file_name().unwrap().to_string_lossy().into_owned()
+    });
     assert_eq!(std::fs::read(f.root.join("a")).unwrap(), b"edited a");
     assert_eq!(std::fs::read(f.root.join("b")).unwrap(), b"old b");
     assert_eq!(std::fs::read(f.root.join("c")).unwrap(), b"edited c");
-    assert_eq!(f.names(), vec!["a", "b", "c"], "temp files and backups removed");
+    assert_eq!(
+        f.names(),
+        vec!["a", "b", "c"],
+        "temp files and backups removed"
+    );
     assert_eq!(f.journals(), 0);
     assert!(
-        said.iter().any(|l| l.starts_with("left a, c as they are now: they were changed after")),
+        said.iter()
+            .any(|l| l.starts_with("left a, c as they are now: they were changed after")),
         "{said:?}"
     );
-    assert!(said.iter().any(|l| l.contains("1 restored (b)")), "{said:?}");
+    assert!(
+        said.iter().any(|l| l.contains("1 restored (b)")),
+        "{said:?}"
+    );
 }
