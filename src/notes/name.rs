@@ -23,8 +23,13 @@ impl NoteName {
         let bad_char = name.chars().find(|c| !is_name_char(*c)).map(|c| match c {
             '/' | '\\' => "it contains a path separator (a note name is never a path)".to_owned(),
             '\0' => "it contains a NUL byte".to_owned(),
-            c if c.is_whitespace() => "it contains a space".to_owned(),
-            c => format!("it contains {c:?}"),
+            ' ' => "it contains a space".to_owned(),
+            '\n' | '\r' => "it contains a line break".to_owned(),
+            '\t' => "it contains a tab".to_owned(),
+            c if c.is_control() || c.is_whitespace() => {
+                format!("it contains the character U+{:04X}", c as u32)
+            }
+            c => format!("it contains the character {c} (U+{:04X})", c as u32),
         });
         let problem = if name.is_empty() {
             Some("it is empty".to_owned())
@@ -42,7 +47,11 @@ impl NoteName {
         };
         match problem {
             None => Ok(NoteName(name.to_owned())),
-            Some(p) => Err(format!("note name {raw:?} is not valid: {p}; {NAME_RULE}")),
+            // JSON's spelling of the name: a line break or control character shows escaped.
+            Some(p) => Err(format!(
+                "note name {} is not valid: {p}; {NAME_RULE}",
+                serde_json::Value::String(raw.to_owned())
+            )),
         }
     }
 
@@ -117,6 +126,37 @@ mod tests {
         }
         let e = NoteName::parse(&"a".repeat(65)).unwrap_err();
         assert!(e.contains("65 characters"), "{e}");
+    }
+
+    /// A line break and a tab were both called "a space", and a control character was shown
+    /// as Rust's debug form (`'\u{1}'`, spec 00: never a Rust Debug dump).
+    #[test]
+    fn each_bad_character_is_named_plainly() {
+        for (raw, says) in [
+            (
+                "a\nb",
+                r#"note name "a\nb" is not valid: it contains a line break;"#,
+            ),
+            (
+                "a\tb",
+                r#"note name "a\tb" is not valid: it contains a tab;"#,
+            ),
+            (
+                "a b",
+                r#"note name "a b" is not valid: it contains a space;"#,
+            ),
+            (
+                "a\u{1}b",
+                r#"note name "a\u0001b" is not valid: it contains the character U+0001;"#,
+            ),
+            (
+                "é",
+                r#"note name "é" is not valid: it contains the character é (U+00E9);"#,
+            ),
+        ] {
+            let e = NoteName::parse(raw).unwrap_err();
+            assert!(e.starts_with(says), "{e}");
+        }
     }
 
     #[test]
