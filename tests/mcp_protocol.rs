@@ -168,6 +168,34 @@ fn garbage_blank_and_batch_lines_never_end_the_session() {
     m.initialize("2025-06-18");
     m.raw(b"garbage {{{\n\n\r\n\xff\xfe\n");
     m.ping("after-garbage");
+    // Each line that is not JSON got a parse error with "id": null (rmcp dropped them, and a
+    // client waited for ever); blank lines get nothing.
+    let parse_errors: Vec<Value> = m
+        .seen
+        .iter()
+        .filter(|r| r["error"]["code"] == -32700)
+        .cloned()
+        .collect();
+    assert_eq!(parse_errors.len(), 4, "{:?}", m.seen);
+    assert!(
+        parse_errors
+            .iter()
+            .all(|r| r.as_object().unwrap().get("id") == Some(&Value::Null)),
+        "{parse_errors:?}"
+    );
+    m.seen.retain(|r| r["error"]["code"] != -32700);
+    // A method whose params the protocol requires, without them: invalid params with its id
+    // (rmcp said -32601, method not found).
+    m.send(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call"}));
+    let r = m.response(&json!(9));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("tools/call needs params"),
+        "{r}"
+    );
     m.send(&json!([{"jsonrpc": "2.0", "id": 5, "method": "ping"},
         {"jsonrpc": "2.0", "id": 6, "method": "ping"}]));
     let err = m.next_line(WAIT).expect("an answer to the batch");
@@ -503,7 +531,9 @@ fn rust_log_trace_leaves_stdout_clean() {
         assert_eq!(v["jsonrpc"], "2.0", "{line}");
         ids.push(v["id"].clone());
     }
-    assert_eq!(ids.len(), 4, "{stdout}");
+    // Four answers, and the parse error of the line that is not JSON.
+    assert_eq!(ids.len(), 5, "{stdout}");
+    assert!(ids.contains(&Value::Null), "{stdout}");
     assert!(
         stdout.contains("out\\nerr\\n"),
         "the exec's output is in its answer: {stdout}"

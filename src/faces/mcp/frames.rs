@@ -4,7 +4,9 @@
 //!   it can be read from the line's start, else `null`) instead of being dropped, which left
 //!   the client waiting for ever; the line is skipped without being held in memory;
 //! - an error reply without an `id` (rmcp's answer to an invalid request) gets `"id": null`,
-//!   as JSON-RPC 2.0 section 5 requires.
+//!   as JSON-RPC 2.0 section 5 requires;
+//! - a line that is not JSON gets a parse error (-32700, `"id": null`; rmcp dropped it), and a
+//!   request of a method that needs `params` without them gets -32602 ([`refusal`]).
 //!
 //! [`spawn`] starts two tasks: one reads the real input line by line and passes the lines
 //! that fit to rmcp through an in-memory pipe; one reads rmcp's output line by line, mends
@@ -119,6 +121,10 @@ async fn pass_input<R: AsyncBufRead + Unpin>(
     loop {
         match read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES).await {
             Ok(Line::Whole) => {
+                if let Some(reply) = refusal(&buf) {
+                    let _ = replies.send(reply);
+                    continue;
+                }
                 if to_rmcp.write_all(&buf).await.is_err() {
                     break;
                 }
@@ -131,6 +137,65 @@ async fn pass_input<R: AsyncBufRead + Unpin>(
         }
     }
     let _ = to_rmcp.shutdown().await;
+}
+
+/// Methods whose `params` the protocol requires.
+const NEED_PARAMS: [&str; 8] = [
+    "initialize",
+    "tools/call",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// What the layer reads of a request to check it (the rest, `params` included, is skipped
+/// without being held).
+#[derive(serde::Deserialize)]
+struct Head {
+    id: Option<Value>,
+    method: Option<String>,
+    params: Option<serde::de::IgnoredAny>,
+}
+
+/// The layer's own error reply for a request line rmcp would answer wrongly, if it is one: a
+/// line that is not JSON (rmcp dropped it, and the client waited for ever) gets -32700 with
+/// `"id": null`; a request of a method in [`NEED_PARAMS`] without `params` gets -32602 with
+/// its id (rmcp said -32601, method not found).
+fn refusal(line: &[u8]) -> Option<Vec<u8>> {
+    let text = line.trim_ascii();
+    if text.is_empty() {
+        return None;
+    }
+    let (id, code, message) = match serde_json::from_slice::<Head>(text) {
+        Ok(Head {
+            id: Some(id),
+            method: Some(method),
+            params: None,
+        }) if NEED_PARAMS.contains(&method.as_str()) => (
+            id,
+            -32602,
+            format!("Invalid params: {method} needs params (an object), and the request has none"),
+        ),
+        Ok(_) => return None,
+        // Valid JSON of another shape (a batch array, a number): rmcp answers it.
+        Err(_) if serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok() => return None,
+        Err(e) => (
+            Value::Null,
+            -32700,
+            format!("Parse error: the line is not JSON ({e})"),
+        ),
+    };
+    let reply = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message },
+    });
+    let mut out = serde_json::to_vec(&reply).unwrap_or_default();
+    out.push(b'\n');
+    Some(out)
 }
 
 /// The error reply for a request line of `n` bytes over the limit, whose start is `head`.
