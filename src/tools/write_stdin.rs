@@ -27,7 +27,9 @@ pub struct WriteStdinArgs {
             decode escapes, so let the shell do it, e.g. --chars $'print(1)\\n'. Ctrl-C \
             (SIGINT to the session) is --chars $'\\x03'; a typed '\\u0003' is six \
             characters of text. Without --chars the text is read from stdin when stdin is \
-            not a terminal; otherwise the call only polls for output"
+            not a terminal; otherwise the call only polls for output. In a script whose \
+            stdin is a pipe (a `while read` loop), poll with --chars '' or </dev/null, or \
+            the loop's own input goes to the session"
     )]
     #[schemars(length(max = crate::args::MAX_BODY_CHARS))]
     pub chars: Option<String>,
