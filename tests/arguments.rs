@@ -297,7 +297,7 @@ fn json_envelope_for_success_refusal_and_usage_error() {
     let out = ws.run(&["--json", "list-dir"]);
     let v: Value = serde_json::from_str(out.ok()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(&keys[..3], ["ok", "output", "error"]);
+    assert_eq!(&keys[..4], ["ok", "output", "error", "exit"]);
     assert_eq!(v["ok"], true);
     assert_eq!(v["error"], Value::Null);
     assert!(v["output"].as_str().unwrap().contains("a.txt"));
@@ -489,12 +489,12 @@ fn call_batch_runs_in_parallel_and_keeps_input_order() {
     let v: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
     assert_eq!(
         v[0],
-        json!({"name": "glob", "ok": true, "output": "a.txt\n"})
+        json!({"name": "glob", "ok": true, "output": "a.txt\n", "exit": 0})
     );
     assert_eq!(v[1]["ok"], false);
     assert_eq!(
         v[2],
-        json!({"name": "grep", "ok": true, "output": "a.txt\n"})
+        json!({"name": "grep", "ok": true, "output": "a.txt\n", "exit": 0})
     );
 }
 

@@ -687,9 +687,11 @@ fn batch_results_echo_the_envelope_ids() {
     );
     assert_eq!(
         v[0],
-        json!({"id": "toolu_1", "name": "glob", "ok": true, "output": "a.txt\n"})
+        json!({"id": "toolu_1", "name": "glob", "ok": true, "output": "a.txt\n", "exit": 0})
     );
     assert_eq!(v[2]["ok"], false);
+    // Each result says the exit status the call would have on its own: a refusal here.
+    assert_eq!(v[2]["exit"], 1);
     assert!(v[4].get("id").is_none());
 }
 
@@ -718,4 +720,44 @@ fn mcp_descriptions_do_not_speak_of_the_current_directory() {
     );
     let anthropic = serde_json::to_string(&export(&ws, &["--format", "anthropic"])).unwrap();
     assert!(anthropic.contains("The file to read (relative to the current directory)"));
+}
+
+/// A batch's results carried only `ok`: approval needed (3), bad arguments (2) and a refusal
+/// (1) could be told apart only by parsing the output's text. Each result, and the `--json`
+/// envelope, has `exit` now.
+#[test]
+fn batch_results_and_the_json_envelope_carry_the_exit_status() {
+    let ws = Ws::new();
+    ws.write("a.txt", "x\n");
+    let rules = ws.path("rules.toml");
+    std::fs::write(
+        &rules,
+        "[[rules]]\naction = \"ask\"\ntools = [\"exec\"]\nargv_prefix = [\"git\", \"push\"]\nreason = \"ok?\"\n",
+    )
+    .unwrap();
+    let batch = json!([
+        {"id": "1", "name": "exec", "input": {"command": ["git", "push"]}},
+        {"id": "2", "name": "read_file", "input": {"path": "a.txt", "offset": "ten"}},
+        {"id": "3", "name": "read_file", "input": {"path": "nope"}},
+        {"id": "4", "name": "read_file", "input": {"path": "a.txt"}},
+    ]);
+    let out = Run::from(
+        ws.cmd()
+            .env("AGTOOL_CONFIG", &rules)
+            .args(["--groups", "exec,files", "call", "--batch"])
+            .write_stdin(batch.to_string())
+            .output()
+            .unwrap(),
+    );
+    let v: Vec<Value> = serde_json::from_str(out.ok()).unwrap();
+    let exits: Vec<&Value> = v.iter().map(|r| &r["exit"]).collect();
+    assert_eq!(exits, [&json!(3), &json!(2), &json!(1), &json!(0)], "{v:?}");
+    let env: Value = serde_json::from_str(&ws.run(&["--json", "read-file", "nope"]).out).unwrap();
+    assert_eq!(
+        (env["ok"].clone(), env["exit"].clone()),
+        (json!(false), json!(1)),
+        "{env}"
+    );
+    let env: Value = serde_json::from_str(&ws.run(&["--json", "read-file", "a.txt"]).out).unwrap();
+    assert_eq!(env["exit"], 0, "{env}");
 }

@@ -179,9 +179,9 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
         .into_iter()
         .zip(&calls)
         .map(|((name, r), call)| {
-            let (ok, output) = match r {
-                Ok(o) => (true, o.text),
-                Err(e) => (false, e.model_text()),
+            let (ok, exit, output) = match r {
+                Ok(o) => (true, 0, o.text),
+                Err(e) => (false, e.exit_code(), e.model_text()),
             };
             let mut result = Map::new();
             if let Some(id) = envelope_id(call) {
@@ -190,6 +190,9 @@ fn run_batch(ctx: &Ctx, input: &str) -> ToolResult {
             result.insert("name".into(), Value::String(name));
             result.insert("ok".into(), Value::Bool(ok));
             result.insert("output".into(), Value::String(output));
+            // What the call's exit status would be on its own: approval needed (3), bad
+            // arguments (2) and a refusal (1) were told apart only by the output's text.
+            result.insert("exit".into(), Value::from(exit));
             Value::Object(result)
         })
         .collect();

@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{ErrorKind, ToolResult};
 
-/// The `--json` envelope of a result.
+/// The `--json` envelope of a result: `ok`, `output`, `error`, `exit` (the exit status the call
+/// has as a command: 0 done, 1 refused, 2 usage, 3 approval needed, 124 timeout), and the
+/// tool's own fields.
 pub fn envelope(result: &ToolResult) -> Value {
     let mut map = Map::new();
     match result {
@@ -13,12 +15,14 @@ pub fn envelope(result: &ToolResult) -> Value {
             map.insert("ok".into(), Value::Bool(true));
             map.insert("output".into(), Value::String(out.text.clone()));
             map.insert("error".into(), Value::Null);
+            map.insert("exit".into(), Value::from(0));
             map.extend(out.fields.clone());
         }
         Err(e) => {
             map.insert("ok".into(), Value::Bool(false));
             map.insert("output".into(), Value::String(e.model_text()));
             map.insert("error".into(), Value::String(e.message.clone()));
+            map.insert("exit".into(), Value::from(e.exit_code()));
             map.extend(e.fields.clone());
         }
     }
