@@ -153,7 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'agtool' -ScriptBlock {
             [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let matches span lines; `.` then also matches a newline (default false)')
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and folders too (default false)')
             [CompletionResult]::new('--ignored', '--ignored', [CompletionResultType]::ParameterName, 'Search files matched by .gitignore/.ignore rules too (default false)')
-            [CompletionResult]::new('--names', '--names', [CompletionResultType]::ParameterName, 'Also list files whose names contain the pattern (default true)')
+            [CompletionResult]::new('--names', '--names', [CompletionResultType]::ParameterName, 'Also list files whose names contain the pattern, in a section after the hits (default true; scripts that parse `path:line:text` or `path:count` pass false)')
             [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]')

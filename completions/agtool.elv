@@ -146,7 +146,7 @@ set edit:completion:arg-completer[agtool] = {|@words|
             cand --multiline 'Let matches span lines; `.` then also matches a newline (default false)'
             cand --hidden 'Search hidden files and folders too (default false)'
             cand --ignored 'Search files matched by .gitignore/.ignore rules too (default false)'
-            cand --names 'Also list files whose names contain the pattern (default true)'
+            cand --names 'Also list files whose names contain the pattern, in a section after the hits (default true; scripts that parse `path:line:text` or `path:count` pass false)'
             cand --args 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)'
             cand --root 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)'
             cand --agent 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]'

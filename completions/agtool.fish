@@ -161,7 +161,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand grep" -l hidden -d 'Search
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l ignored -d 'Search files matched by .gitignore/.ignore rules too (default false)' -r -f -a "true\t''
 false\t''"
-complete -c agtool -n "__fish_agtool_using_subcommand grep" -l names -d 'Also list files whose names contain the pattern (default true)' -r -f -a "true\t''
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l names -d 'Also list files whose names contain the pattern, in a section after the hits (default true; scripts that parse `path:line:text` or `path:count` pass false)' -r -f -a "true\t''
 false\t''"
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l args -d 'All arguments as one JSON object (- reads it from stdin, @FILE from a file)' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l root -d 'Workspace root [env: AGTOOL_ROOT] (default: nearest .agent-state/, then .git, then the current directory)' -r

@@ -161,13 +161,22 @@ pub fn cli_value_rules(a: Arg, schema: &Value) -> Arg {
     }
 }
 
+/// The exit statuses (spec 00 "Output and exit status"), for `--help` and the man page:
+/// scripts start there, not in the README.
+const EXIT_STATUS: &str = "Exit status: 0 done; 1 refused or failed (`Error: ...` on stdout); \
+2 usage or argument error (on stderr); 3 approval needed (a rule asks; see `agtool rules`); \
+124 the tool's own timeout (a command that exec runs and that times out is a result: exit 0, \
+`Exit code: 124` in the text; `exec --exit-code` passes the command's code through). A grep \
+with no match is done: exit 0, `No matches found.`";
+
 /// The top-level command with its global flags and no subcommands.
 pub fn root_command() -> Command {
     let cmd = Command::new("agtool")
         .version(env!("CARGO_PKG_VERSION"))
         .about(ABOUT)
         .subcommand_required(true)
-        .arg_required_else_help(true);
+        .arg_required_else_help(true)
+        .after_help(EXIT_STATUS);
     global_args(cmd)
 }
 
