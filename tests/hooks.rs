@@ -931,8 +931,9 @@ fn post_hooks_add_context_and_block_reasons() {
     assert!(out.contains("formatted"), "{out}");
 }
 
-/// A post hook that changes a file the tool just wrote (a formatter) is reported, so the
-/// model reads it again instead of failing freshness on its next edit.
+/// A post hook that changes a file the tool just wrote (a formatter) is reported: a small
+/// change is shown and counts as read, a big one asks for a new read, so the model's next edit
+/// does not fail freshness.
 #[test]
 fn a_post_hook_changing_a_written_file_is_reported() {
     let h = Host::new("");
@@ -945,14 +946,46 @@ fn a_post_hook_changing_a_written_file_is_reported() {
         ),
     )
     .unwrap();
-    let note = "Note: a hook changed x.txt after the tool wrote it; read it again before editing.";
     let r = h.call("write_file", &json!({"path": "x.txt", "content": "x\n"}));
     let out = r.ok();
-    assert!(out.lines().any(|l| l == note), "{out}");
     assert_eq!(
         std::fs::read_to_string(&target).unwrap(),
         "x\n# formatted\n"
     );
+    // The hook's change is shown, and the formatted content counts as read: the next edit
+    // went through only after a read (a formatter hook made every second edit fail).
+    assert!(
+        out.contains(
+            "Note: a hook changed x.txt after the tool wrote it; its change is below, and \
+             [x.txt#"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("--- a/x.txt\n+++ b/x.txt\n@@ -1 +1,2 @@\n x\n+# formatted\n"),
+        "{out}"
+    );
+    let r = h.call(
+        "edit_file",
+        &json!({"path": "x.txt", "old": "# formatted", "new": "# done"}),
+    );
+    assert!(r.ok().contains("Edited [x.txt#"), "{}", r.ok());
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "x\n# done\n# formatted\n"
+    );
+    // A change too big to show: read it again.
+    std::fs::write(
+        &h.config,
+        format!(
+            "[[hooks.post_tool_use]]\nmatcher = \"write_file\"\ncommand = {:?}\n",
+            format!("seq 1 300 >> '{}'", target.display())
+        ),
+    )
+    .unwrap();
+    let r = h.call("write_file", &json!({"path": "x.txt", "content": "x\n"}));
+    let note = "Note: a hook changed x.txt after the tool wrote it; read it again before editing.";
+    assert!(r.ok().lines().any(|l| l == note), "{}", r.ok());
     // A file the hook leaves alone: no note.
     let r = h.call("write_file", &json!({"path": "y.txt", "content": "y\n"}));
     let out = r.ok();

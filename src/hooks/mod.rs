@@ -218,13 +218,13 @@ pub fn around<A>(
     let mut additions = Vec::new();
     // The tags of the files the call wrote, to tell the model when a post hook (a formatter)
     // changes one after the tool reported it: its next edit would fail freshness otherwise.
-    let written: Vec<(String, String)> = if post.is_empty() || result.is_err() {
+    let written: Vec<(String, Content)> = if post.is_empty() || result.is_err() {
         Vec::new()
     } else {
         record
             .changed
             .iter()
-            .filter_map(|p| Some((p.clone(), tag_now(ctx, p)?)))
+            .filter_map(|p| Some((p.clone(), content_now(ctx, p)?)))
             .collect()
     };
     for hook in &post {
@@ -253,12 +253,28 @@ pub fn around<A>(
             HookOutcome::Done(None) => {}
         }
     }
-    for (path, tag) in &written {
-        if tag_now(ctx, path).as_ref() != Some(tag) {
-            additions.push(format!(
+    for (path, before) in &written {
+        let after = content_now(ctx, path);
+        if after.as_ref().map(|a| &a.tag) == Some(&before.tag) {
+            continue;
+        }
+        // A formatter's change, shown whole and small: the model has seen it, so the new
+        // content counts as read (the next edit passed freshness only after a read).
+        let shown = after
+            .as_ref()
+            .and_then(|a| hook_change(path, before, a).map(|d| (a, d)));
+        match shown {
+            Some((a, diff)) if ctx.register_tag(&a.real, &a.tag).is_none() => {
+                additions.push(format!(
+                    "Note: a hook changed {path} after the tool wrote it; its change is below, \
+                     and {} is what you have read now:\n{diff}",
+                    crate::text::tag::tag_ref(path, &a.tag)
+                ));
+            }
+            _ => additions.push(format!(
                 "Note: a hook changed {path} after the tool wrote it; read it again before \
                  editing."
-            ));
+            )),
         }
     }
     record.finish(ctx, started, result, &additions)
@@ -267,9 +283,22 @@ pub fn around<A>(
 /// Most bytes of a written file whose content tag [`around`] compares across the post hooks.
 const MAX_TAGGED_BYTES: u64 = 64 << 20;
 
-/// The content tag of the file `spelled` (as the call spelled it) now; `None` when it is not
-/// a readable regular file of at most [`MAX_TAGGED_BYTES`].
-fn tag_now(ctx: &Ctx, spelled: &str) -> Option<String> {
+/// A written file as it is at one moment: its real path, content tag and, when it is UTF-8
+/// text of at most [`MAX_SHOWN_CHANGE_BYTES`], its text (to show a hook's change).
+struct Content {
+    real: std::path::PathBuf,
+    tag: String,
+    text: Option<String>,
+}
+
+/// Most bytes of a file whose change by a post hook is shown as a diff.
+const MAX_SHOWN_CHANGE_BYTES: usize = 1 << 20;
+/// Most lines of a hook's change shown; a bigger change asks for a new read.
+const MAX_SHOWN_CHANGE_LINES: usize = 200;
+
+/// The file `spelled` (as the call spelled it) now; `None` when it is not a readable regular
+/// file of at most [`MAX_TAGGED_BYTES`].
+fn content_now(ctx: &Ctx, spelled: &str) -> Option<Content> {
     use std::io::Read as _;
     let checked = ctx
         .check_path(spelled, crate::workspace::policy::Access::Read)
@@ -283,7 +312,29 @@ fn tag_now(ctx: &Ctx, spelled: &str) -> Option<String> {
     file.take(MAX_TAGGED_BYTES + 1)
         .read_to_end(&mut bytes)
         .ok()?;
-    (bytes.len() as u64 <= MAX_TAGGED_BYTES).then(|| crate::text::tag::content_tag(&bytes))
+    if bytes.len() as u64 > MAX_TAGGED_BYTES {
+        return None;
+    }
+    let tag = crate::text::tag::content_tag(&bytes);
+    let text = (bytes.len() <= MAX_SHOWN_CHANGE_BYTES)
+        .then(|| String::from_utf8(bytes).ok())
+        .flatten();
+    Some(Content {
+        real: checked.real,
+        tag,
+        text,
+    })
+}
+
+/// The unified diff of a post hook's change to `path`, when both sides are text small enough
+/// and the diff has at most [`MAX_SHOWN_CHANGE_LINES`] lines.
+fn hook_change(path: &str, before: &Content, after: &Content) -> Option<String> {
+    let (old, new) = (before.text.as_deref()?, after.text.as_deref()?);
+    if before.real != after.real {
+        return None;
+    }
+    let diff = crate::text::diff::unified(path, Some(old), Some(new));
+    (!diff.is_empty() && diff.lines().count() <= MAX_SHOWN_CHANGE_LINES).then_some(diff)
 }
 
 /// Most entries [`folder_entries`] looks at in the folders of one call.
