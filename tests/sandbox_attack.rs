@@ -234,6 +234,8 @@ fn a_scan_cut_short_never_leaves_names_unprotected() {
         text.starts_with("Error: ") && text.contains("more than 50 entries"),
         "{text}"
     );
+    // What to do first, with a value: the limit, in the environment agtool runs in.
+    assert!(text.contains("(AGTOOL_SANDBOX_SCAN_BUDGET=200;"), "{text}");
     // Under the budget the same command runs, still without the secret or the write.
     let o = w
         .cmd()
