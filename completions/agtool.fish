@@ -28,7 +28,7 @@ complete -c agtool -n "__fish_agtool_needs_command" -l root -d 'Workspace root [
 complete -c agtool -n "__fish_agtool_needs_command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_needs_command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_needs_command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_needs_command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_needs_command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -89,7 +89,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand read-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -112,7 +112,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l root -d 'Work
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand list-dir" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -133,7 +133,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand glob" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand glob" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand glob" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand glob" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -168,7 +168,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand grep" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand grep" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand grep" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand grep" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -184,7 +184,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand diagnostics" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -211,7 +211,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l root -d 'Wo
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand write-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -238,7 +238,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-file" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -259,7 +259,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l root -d 'Wo
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand edit-lines" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -282,7 +282,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand apply-patch" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -309,7 +309,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l root -d 
 complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notebook-edit" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -329,7 +329,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand move-path" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -351,7 +351,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand copy-path" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -369,7 +369,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l root -d 'Work
 complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand make-dir" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -389,7 +389,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand delete-path" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -407,7 +407,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand exec" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand exec" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand exec" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -430,7 +430,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l root -d '
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand exec-command" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -449,7 +449,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand write-stdin" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -469,7 +469,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l root -d 'Wor
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand web-fetch" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -485,7 +485,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand skill" -l root -d 'Workspa
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand skill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand skill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand skill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -500,7 +500,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and not __fish_seen_subcommand_from list read write delete help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -522,7 +522,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -538,7 +538,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from read" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -557,7 +557,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from write" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -573,7 +573,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand notes; and __fish_seen_subcommand_from delete" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -598,7 +598,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand schema" -l root -d 'Worksp
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand schema" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand schema" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand schema" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -616,7 +616,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand call" -l root -d 'Workspac
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand call" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand call" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand call" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -634,7 +634,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l root -d 'Workspace
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand mcp" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -649,7 +649,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and not __fish_seen_subcommand_from show forget reset recover help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -669,7 +669,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from show" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -684,7 +684,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from forget" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -699,7 +699,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from reset" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -714,7 +714,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand state; and __fish_seen_subcommand_from recover" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -734,7 +734,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_s
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and not __fish_seen_subcommand_from list kill stop-server help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -753,7 +753,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from list" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -768,7 +768,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from kill" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -784,7 +784,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sessions; and __fish_seen_subcommand_from stop-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -803,7 +803,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_se
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_seen_subcommand_from check help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_seen_subcommand_from check help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_seen_subcommand_from check help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_seen_subcommand_from check help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_seen_subcommand_from check help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and not __fish_seen_subcommand_from check help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -820,7 +820,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_s
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_subcommand_from check" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_subcommand_from check" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_subcommand_from check" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_subcommand_from check" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_subcommand_from check" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand sandbox; and __fish_seen_subcommand_from check" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -837,7 +837,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen_subcommand_from test help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen_subcommand_from test help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen_subcommand_from test help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen_subcommand_from test help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen_subcommand_from test help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and not __fish_seen_subcommand_from test help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -854,7 +854,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_subcommand_from test" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_subcommand_from test" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_subcommand_from test" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_subcommand_from test" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_subcommand_from test" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand rules; and __fish_seen_subcommand_from test" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -871,7 +871,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen_subcommand_from summary help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen_subcommand_from summary help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen_subcommand_from summary help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen_subcommand_from summary help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen_subcommand_from summary help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and not __fish_seen_subcommand_from summary help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -888,7 +888,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_sub
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_subcommand_from summary" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_subcommand_from summary" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_subcommand_from summary" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_subcommand_from summary" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_subcommand_from summary" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand trace; and __fish_seen_subcommand_from summary" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -905,7 +905,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_s
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_subcommand_from status stop help" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_subcommand_from status stop help" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_subcommand_from status stop help" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_subcommand_from status stop help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_subcommand_from status stop help" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and not __fish_seen_subcommand_from status stop help" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -923,7 +923,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subco
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from status" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from status" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from status" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from status" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from status" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from status" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -938,7 +938,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subco
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from stop" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from stop" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from stop" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from stop" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from stop" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand lsp; and __fish_seen_subcommand_from stop" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -957,7 +957,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand completions" -l root -d 'W
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand completions" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand completions" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand completions" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -973,7 +973,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand man" -l root -d 'Workspace
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand man" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand man" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand man" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -989,7 +989,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l root -d
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand session-server" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r
@@ -1005,7 +1005,7 @@ complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l root -d 
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l agent -d 'Agent identity keying the freshness table [env: AGTOOL_AGENT] [default: default]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l config -d 'Extra configuration file layered over the others [env: AGTOOL_CONFIG]' -r
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l groups -d 'Tool groups enabled for call, schema and mcp, e.g. files,edit or all [env: AGTOOL_GROUPS]' -r
-complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE)'
+complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l color -d 'Colour for people (dry-run diffs, sessions list): auto, always or never; auto is off with NO_COLOR, on with CLICOLOR_FORCE; call and --json never colour' -r -f -a "auto\t'Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE'
 always\t'Always colour people-facing output'
 never\t'Never colour'"
 complete -c agtool -n "__fish_agtool_using_subcommand session-guard" -l timeout-ms -d 'Override every tool\'s default timeout, in milliseconds' -r

@@ -521,3 +521,26 @@ fn a_termination_signal_ends_a_batch() {
     assert!(!ws.path().join("second-ran").exists());
     assert_none_with(&marker);
 }
+
+/// A workdir that does not exist was called "not a directory".
+#[test]
+fn a_missing_workdir_is_called_missing() {
+    let ws = Workspace::new();
+    std::fs::write(ws.path().join("afile"), "x").unwrap();
+    let (code, out) = ws.run(&["exec", "--workdir", "nodir", "--", "true"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            1,
+            "Error: workdir nodir does not exist; give an existing folder\n"
+        )
+    );
+    let (code, out) = ws.run(&["exec", "--workdir", "afile", "--", "true"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            1,
+            "Error: workdir afile is not a directory; give an existing folder\n"
+        )
+    );
+}

@@ -22,7 +22,7 @@ use crate::text::diff;
 /// The `--color` flag's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum When {
-    /// Colour for a terminal (see the module docs for NO_COLOR and CLICOLOR_FORCE).
+    /// Colour for a terminal, off with NO_COLOR, on with CLICOLOR_FORCE.
     #[default]
     Auto,
     /// Always colour people-facing output.

@@ -370,15 +370,13 @@ impl Ctx {
             return Ok(None);
         };
         let checked = self.check_path(spelled, Access::Read)?;
-        let not_dir = || {
-            ToolError::refused(format!(
-                "workdir {spelled} is not a directory; give an existing folder"
-            ))
+        let not_dir = |why: &str| {
+            ToolError::refused(format!("workdir {spelled} {why}; give an existing folder"))
         };
         match self.fs.open_dir(&checked) {
             Ok(dir) => Ok(Some((checked.real, dir))),
-            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Err(not_dir()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(not_dir()),
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Err(not_dir("is not a directory")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(not_dir("does not exist")),
             Err(e) => Err(ToolError::refused(format!(
                 "cannot use workdir {spelled}: {}",
                 describe(&e)
@@ -403,8 +401,13 @@ impl Ctx {
         };
         let checked = self.check_path(spelled, Access::Read)?;
         if !checked.real.is_dir() {
+            let why = if checked.real.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
             return Err(ToolError::refused(format!(
-                "workdir {spelled} is not a directory; give an existing folder"
+                "workdir {spelled} {why}; give an existing folder"
             )));
         }
         Ok(Some(checked.real))
