@@ -194,7 +194,11 @@ fn dry_run_records_nothing() {
         ))
         .assert()
         .success()
-        .stdout(predicate::str::contains("-1\n+2\n"));
+        .stdout(predicate::str::contains("-1\n+2\n"))
+        // Said in words: a diff alone read like a change made.
+        .stdout(predicate::str::ends_with(
+            "(dry run: nothing was written)\n",
+        ));
     assert!(!root.join("n.txt").exists());
     // Had the dry run registered the would-be tag, this stale write would pass the gate.
     std::fs::write(root.join("a.txt"), "2\n").unwrap();

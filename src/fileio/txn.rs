@@ -610,7 +610,9 @@ impl WriteOptions {
 /// The output of a dry run: the diff as plain text (the model reads it; a face that prints
 /// for a person colours it, see `crate::faces::colour`), also in the `diff` field.
 pub fn dry_run_output(diff_text: String) -> Output {
-    Output::text(diff_text.clone())
+    // Said in words too: a diff alone read like a change made (move-path and the other
+    // file tools say "Would ...").
+    Output::text(format!("{diff_text}(dry run: nothing was written)\n"))
         .with("dry_run", true)
         .with("diff", diff_text)
 }

@@ -212,6 +212,9 @@ fn summary(entries: &[Entry], written: &[Written]) -> Output {
                 Some(tag) => text.push_str(&tag_ref(&entry.spelled, tag)),
                 None => text.push_str(&entry.spelled),
             }
+            if let Some(from) = &entry.moved_from {
+                text.push_str(&format!(" (moved from {from})"));
+            }
             text.push('\n');
             files_json.push(json!({
                 "path": entry.spelled,
