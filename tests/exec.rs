@@ -54,7 +54,7 @@ fn text_shape_and_exit_status() {
         .stdout(
             predicate::str::is_match(
                 // A failed command's text ends with the sandbox's note (spec 08).
-                r"^Exit code: 5\nWall time: \d+\.\d seconds\nOutput:\nout\nerr\nNote: ran in the workspace-write sandbox [^\n]*\n$",
+                r"^Exit code: 5\nWall time: \d+\.\d seconds\nOutput:\nout\nerr\n\nNote: ran in the workspace-write sandbox [^\n]*\n$",
             )
             .unwrap(),
         );
@@ -274,7 +274,7 @@ fn a_command_killing_its_own_group_does_not_kill_agtool() {
         .code(0)
         .stdout(
             predicate::str::is_match(
-                r"^Exit code: 143\n(.|\n)*Output:\nbefore\nNote: ran in [^\n]*\n$",
+                r"^Exit code: 143\n(.|\n)*Output:\nbefore\n\nNote: ran in [^\n]*\n$",
             )
             .unwrap(),
         );

@@ -298,6 +298,8 @@ impl Prepared {
         if !text.ends_with('\n') {
             text.push('\n');
         }
+        // A blank line first: right under `Output:` it read as the command's own output.
+        text.push('\n');
         text.push_str(note);
         text.push('\n');
         Ok(text)
