@@ -112,13 +112,28 @@ impl ToolError {
 }
 
 /// A short, model-facing reason for an I/O error: `no such file or directory`,
-/// `permission denied`, else the error's own text. Walk errors otherwise read
+/// `permission denied`, a name over 255 bytes said so, else the system's words without
+/// Rust's ` (os error N)`, else the error's own text. Walk errors otherwise read
 /// `IO error for operation on <path>: Permission denied (os error 13)`, repeating the path the
 /// message already starts with.
 pub fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+    match (e.kind(), e.raw_os_error()) {
+        (std::io::ErrorKind::NotFound, _) => "no such file or directory".to_owned(),
+        (std::io::ErrorKind::PermissionDenied, _) => "permission denied".to_owned(),
+        (_, Some(libc::ENAMETOOLONG)) => {
+            "a name is too long (a file or folder name is at most 255 bytes)".to_owned()
+        }
+        // The system's words without Rust's ` (os error N)`, for a model to read.
+        (_, Some(_)) => {
+            let text = e.to_string();
+            let text = text
+                .find(" (os error")
+                .map_or(text.as_str(), |at| &text[..at]);
+            let mut chars = text.chars();
+            chars.next().map_or_else(String::new, |c| {
+                c.to_lowercase().chain(chars).collect::<String>()
+            })
+        }
         _ => e.to_string(),
     }
 }

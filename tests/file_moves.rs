@@ -1167,3 +1167,27 @@ fn no_tool_makes_a_tree_deeper_than_the_tree_tools_take() {
     run(&ws, &["delete-path", "src/e", "--recursive"]).ok();
     assert!(!ws.path("src/e").exists());
 }
+
+/// A name over 255 bytes gave Rust's raw `File name too long (os error 36)`.
+#[test]
+fn a_name_too_long_is_said_plainly() {
+    let ws = Ws::new();
+    std::fs::write(ws.root.join("src.txt"), "x\n").unwrap();
+    let long = "n".repeat(256);
+    for args in [
+        vec!["copy-path", "src.txt", long.as_str()],
+        vec!["move-path", "src.txt", long.as_str()],
+        vec!["make-dir", long.as_str()],
+        vec!["write-file", long.as_str(), "--content", "x"],
+    ] {
+        let r = run(&ws, &args);
+        assert_eq!(r.code, 1, "{r:?}");
+        assert!(
+            r.out
+                .ends_with(": a name is too long (a file or folder name is at most 255 bytes)\n"),
+            "{args:?}: {r:?}"
+        );
+        assert!(!r.out.contains("os error"), "{r:?}");
+    }
+    assert!(ws.root.join("src.txt").exists());
+}
