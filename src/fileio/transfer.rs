@@ -396,7 +396,7 @@ fn refuse_source_kind(req: &Request<'_>, st: &Stat) -> Result<(), ToolError> {
             st.kind.name()
         ))),
         Kind::Dir if !recursive => Err(ToolError::refused(format!(
-            "{} is a folder; pass recursive: true to copy it and everything in it",
+            "{} is a folder; pass recursive: true (--recursive) to copy it and everything in it",
             req.source
         ))),
         _ => Ok(()),

@@ -60,14 +60,18 @@ impl Prepared {
     pub fn line(&self, spelled: &str, tag: &str) -> String {
         let (w, h) = self.source_size;
         let (sw, sh) = self.sent_size;
-        let kb = self.bytes.len().div_ceil(1024);
+        // What is sent (not the file's size); under 1 KB in bytes (308 bytes read "1 KB").
+        let size = match self.bytes.len() {
+            n if n < 1024 => crate::text::plural::count(n, "byte"),
+            n => format!("{} KB", n.div_ceil(1024)),
+        };
         let sent_as = if self.mime_type == "image/jpeg" {
             " JPEG"
         } else {
             ""
         };
         format!(
-            "Image: {spelled} ({}, {w}x{h}, sent as {sw}x{sh}{sent_as}, {kb} KB) {}",
+            "Image: {spelled} ({}, {w}x{h}, sent as {sw}x{sh}{sent_as}, {size}) {}",
             self.source_format,
             tag_ref(spelled, tag)
         )
@@ -231,6 +235,12 @@ mod tests {
         assert!(
             p.line("a.png", "TAG")
                 .starts_with("Image: a.png (PNG, 20x10, sent as 20x10, ")
+        );
+        // A payload under 1 KB is said in bytes (308 bytes read "1 KB").
+        let line = p.line("a.png", "TAG");
+        assert!(
+            line.contains(&format!(", {} bytes) [a.png#TAG]", p.bytes.len())),
+            "{line}"
         );
     }
 

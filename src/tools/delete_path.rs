@@ -260,8 +260,8 @@ fn delete_dir(ctx: &Ctx, path: &CheckedPath, recursive: bool, dry_run: bool) -> 
     })?;
     if !entries.is_empty() && !recursive {
         return Err(ToolError::refused(format!(
-            "{shown} is a directory with {}; pass recursive: true to delete it and \
-             everything in it",
+            "{shown} is a directory with {}; pass recursive: true (--recursive) to \
+             delete it and everything in it",
             count(entries.len(), "entry")
         )));
     }

@@ -524,7 +524,7 @@ fn locate(spelled: &str, text: &str, e: &EditSpec) -> Result<Vec<Range<usize>>, 
     Err(ambiguity(text, &finder, first))
 }
 
-/// `old matches 3 places: lines 12, 40, 77; add context or pass all`.
+/// `old matches 3 places: lines 12, 40, 77; add context or pass all: true (--all)`.
 fn ambiguity(text: &str, finder: &memmem::Finder<'_>, first: usize) -> String {
     let hay = text.as_bytes();
     let mut lines: Vec<(usize, usize)> = Vec::new(); // (line, places on it)
@@ -561,7 +561,7 @@ fn ambiguity(text: &str, finder: &memmem::Finder<'_>, first: usize) -> String {
         String::new()
     };
     format!(
-        "old matches {places} places: lines {}{more}; add context or pass all",
+        "old matches {places} places: lines {}{more}; add context or pass all: true (--all)",
         listed.join(", ")
     )
 }
@@ -589,7 +589,7 @@ mod tests {
         let err = locate("t", text, &spec("a = 1", "x", false)).unwrap_err();
         assert_eq!(
             err,
-            "old matches 2 places: lines 1, 3; add context or pass all"
+            "old matches 2 places: lines 1, 3; add context or pass all: true (--all)"
         );
         assert_eq!(
             locate("t", text, &spec("= 1", "x", true)),

@@ -260,8 +260,8 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                             .collect();
                         said.push(if restored.is_empty() {
                             format!(
-                                "removed the temp files of an interrupted write (process {}) that \
-                             had changed nothing yet: {}",
+                                "an interrupted write (process {}) had changed nothing yet; its \
+                                 temp files were removed, and {} stayed as they were",
                                 rec.pid,
                                 targets.join(", ")
                             )
