@@ -147,6 +147,19 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
             let e = suggest::unknown_flag(e, command_for(&argv), &argv);
             let code = e.exit_code();
             let _ = e.print();
+            // A program that passed --json reads stdout as JSON, bad flags included (it got
+            // an empty stdout and clap's text on stderr).
+            if code == 2 && wants_json(&argv) {
+                let text = e.render().to_string();
+                let message = text
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("error: ")
+                    .to_owned();
+                let result: ToolResult = Err(ToolError::usage(message));
+                println!("{}", crate::faces::output::envelope(&result));
+            }
             return code;
         }
     };
@@ -221,6 +234,15 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         crate::interrupt::end_by_sigint(sig);
     }
     code
+}
+
+/// Whether `argv` asks for the `--json` envelope (before any `--`, after which arguments are
+/// a command's own).
+fn wants_json(argv: &[std::ffi::OsString]) -> bool {
+    argv.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
 }
 
 /// The signal that interrupted the call (spec 05, one-shot exec), if one did.

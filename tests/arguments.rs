@@ -324,6 +324,28 @@ fn json_envelope_for_success_refusal_and_usage_error() {
         "the message is on stderr too: {}",
         out.err
     );
+
+    // A flag clap refuses: the envelope too (stdout was empty, clap's text on stderr only).
+    let out = ws.run(&["--json", "read-file", "a.txt", "--offset", "ten"]);
+    out.code(2);
+    let v: Value = serde_json::from_str(&out.out).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["exit"].clone()),
+        (json!(false), json!(2)),
+        "{v}"
+    );
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("invalid value 'ten' for '--offset"),
+        "{v}"
+    );
+    assert!(out.err.contains("invalid value 'ten'"), "{}", out.err);
+    // After `--` an argument is a command's own.
+    let out = ws.run(&["read-file", "a.txt", "--bogus", "--", "--json"]);
+    out.code(2);
+    assert!(out.out.is_empty(), "{}", out.out);
 }
 
 fn property_order(schema: &Value) -> Vec<String> {
