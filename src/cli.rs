@@ -150,13 +150,21 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
             // A program that passed --json reads stdout as JSON, bad flags included (it got
             // an empty stdout and clap's text on stderr).
             if code == 2 && wants_json(&argv) {
+                // The whole message with its tips (what is missing, a similar flag), without
+                // the usage lines.
                 let text = e.render().to_string();
-                let message = text
+                let parts: Vec<&str> = text
                     .lines()
-                    .next()
-                    .unwrap_or("")
-                    .trim_start_matches("error: ")
-                    .to_owned();
+                    .take_while(|l| {
+                        !l.starts_with("Usage:") && !l.starts_with("For more information")
+                    })
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let message = parts
+                    .join("; ")
+                    .replacen("error: ", "", 1)
+                    .replace(":; ", ": ");
                 let result: ToolResult = Err(ToolError::usage(message));
                 println!("{}", crate::faces::output::envelope(&result));
             }
@@ -220,6 +228,11 @@ pub fn main_with(argv: Vec<std::ffi::OsString>) -> i32 {
         .map(colour::for_people);
         let result = with_notices(result, ctx.take_notices());
         let passed_through = passed_exit_code(sub, &result);
+        // `exec --exit-code`: the envelope's `exit` is the status the process ends with.
+        let result = match (result, passed_through) {
+            (Ok(out), Some(code)) => Ok(out.with("exit", code)),
+            (result, _) => result,
+        };
         let interrupted = interrupted_by(&result);
         let code = print_result(ctx.json, result);
         if let Some(sig) = interrupted {

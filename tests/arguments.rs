@@ -342,6 +342,19 @@ fn json_envelope_for_success_refusal_and_usage_error() {
         "{v}"
     );
     assert!(out.err.contains("invalid value 'ten'"), "{}", out.err);
+    // The whole message, with what is missing and clap's tip (only the first line was kept).
+    let out = ws.run(&["--json", "read-file", "a.txt", "--offest", "3"]);
+    let v: Value = serde_json::from_str(&out.out).unwrap();
+    assert_eq!(
+        v["error"],
+        "unexpected argument '--offest' found; tip: a similar argument exists: '--offset'"
+    );
+    let out = ws.run(&["--json", "move-path", "a.txt"]);
+    let v: Value = serde_json::from_str(&out.out).unwrap();
+    assert_eq!(
+        v["error"],
+        "the following required arguments were not provided: <DESTINATION>"
+    );
     // After `--` an argument is a command's own.
     let out = ws.run(&["read-file", "a.txt", "--bogus", "--", "--json"]);
     out.code(2);

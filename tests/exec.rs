@@ -544,3 +544,22 @@ fn a_missing_workdir_is_called_missing() {
         )
     );
 }
+
+/// `--json exec --exit-code`: the envelope said `"exit": 0` while the process exited with the
+/// command's code.
+#[test]
+fn the_envelope_exit_is_the_passed_through_code() {
+    let ws = Workspace::new();
+    let out = ws
+        .cmd()
+        .args(["--json", "exec", "--exit-code", "--", "sh", "-c", "exit 7"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["exit"].clone(), v["exit_code"].clone()),
+        (json!(7), json!(7)),
+        "{v}"
+    );
+}
