@@ -568,3 +568,72 @@ fn every_file_that_needs_a_read_is_named_at_once() {
     assert_eq!(content(&root, "b.txt"), "B\nX\n");
     assert!(!root.join("c.txt").exists());
 }
+
+/// The advice to read the files in one call went round in a circle for names with glob
+/// characters (`paths` took `a[1].txt` as a pattern that matched nothing), and for a patch over
+/// more files than one call reads (50). An existing name is now read as itself, and the advice
+/// says how many calls.
+#[test]
+fn the_advice_to_read_works_for_any_name_and_any_count() {
+    let names = ["a[1].txt", "b{x}.txt", "c*.txt"];
+    let files: Vec<(&str, &str)> = names
+        .iter()
+        .map(|n| (*n, "a\n"))
+        .chain([("crlf.txt", "a\n")])
+        .collect();
+    let (_t, root) = workspace(&files);
+    let text = patch(
+        &names
+            .iter()
+            .map(|n| format!("*** Update File: {n}\n-a\n+b\n"))
+            .collect::<String>(),
+    );
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(text.clone())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            r#"read_file with paths ["a[1].txt", "b{x}.txt", "c*.txt"]"#,
+        ));
+    // Following the advice as given reads exactly those files.
+    let out = agtool(&root)
+        .args(["call", "read_file"])
+        .write_stdin(r#"{"paths": ["a[1].txt", "b{x}.txt", "c*.txt"]}"#)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        !out.contains("crlf.txt") && !out.contains("no files matched"),
+        "{out}"
+    );
+    agtool(&root)
+        .arg("apply-patch")
+        .write_stdin(text)
+        .assert()
+        .success();
+    assert_eq!(content(&root, "b{x}.txt"), "b\n");
+    // 60 unread files: two calls of at most 50.
+    let many: Vec<(String, &str)> = (0..60).map(|i| (format!("f{i:02}.txt"), "a\n")).collect();
+    let refs: Vec<(&str, &str)> = many.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let (_t2, root2) = workspace(&refs);
+    let text = patch(
+        &many
+            .iter()
+            .map(|(n, _)| format!("*** Update File: {n}\n-a\n+b\n"))
+            .collect::<String>(),
+    );
+    agtool(&root2)
+        .arg("apply-patch")
+        .write_stdin(text)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "Read them with read_file, at most 50 paths a call (2 calls), starting with paths \
+             [\"f00.txt\",",
+        ))
+        .stdout(predicate::str::contains("\"f49.txt\"], then apply"));
+}

@@ -12,6 +12,8 @@ use crate::error::{Output, ToolError, ToolResult, io_reason};
 
 mod indentation;
 mod many;
+/// Most files one read_file call with `paths` reads (the rest are counted, not shown).
+pub use many::MAX_FILES;
 mod media;
 use crate::fileio::fs::refusal;
 use crate::fileio::map::{self, Mapped};

@@ -585,9 +585,20 @@ fn unread_files(mut stale: Vec<(String, ToolError)>) -> ToolError {
         .iter()
         .map(|(p, _)| serde_json::Value::String(p.clone()).to_string())
         .collect();
-    message.push_str(&format!(
-        "\nRead them in one call: read_file with paths [{}], then apply the patch again.",
-        names.join(", ")
-    ));
+    let most = crate::tools::read_file::MAX_FILES;
+    if names.len() <= most {
+        message.push_str(&format!(
+            "\nRead them in one call: read_file with paths [{}], then apply the patch again.",
+            names.join(", ")
+        ));
+    } else {
+        // One call reads at most that many files: say how many calls, and the first.
+        message.push_str(&format!(
+            "\nRead them with read_file, at most {most} paths a call ({} calls), starting with \
+             paths [{}], then apply the patch again.",
+            names.len().div_ceil(most),
+            names[..most].join(", ")
+        ));
+    }
     ToolError::refused(message)
 }

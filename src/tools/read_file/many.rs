@@ -76,7 +76,13 @@ pub fn read_many(ctx: &Ctx, args: &ReadFileArgs, list: &[String]) -> ToolResult 
     let mut left_out = 0usize;
     for entry in list {
         let room = MAX_FILES.saturating_sub(targets.len());
-        if is_pattern(entry) {
+        // An existing name is itself, glob characters and all: `a[1].txt` matched nothing as a
+        // pattern, and apply_patch's advice to read it with paths went round in a circle.
+        let literal = || {
+            ctx.check_path(entry, Access::Read)
+                .is_ok_and(|c| std::fs::symlink_metadata(&c.real).is_ok())
+        };
+        if is_pattern(entry) && !literal() {
             match expand(ctx, entry, room) {
                 Ok((found, more)) => {
                     if found.is_empty() && more == 0 {
