@@ -965,11 +965,37 @@ fn a_post_hook_changing_a_written_file_is_reported() {
         out.contains("--- a/x.txt\n+++ b/x.txt\n@@ -1 +1,2 @@\n x\n+# formatted\n"),
         "{out}"
     );
-    let r = h.call(
-        "edit_file",
-        &json!({"path": "x.txt", "old": "# formatted", "new": "# done"}),
+    let r = h.run(&[
+        "--json",
+        "edit-file",
+        "x.txt",
+        "--old",
+        "# formatted",
+        "--new",
+        "# done",
+    ]);
+    let v: Value = serde_json::from_str(r.ok()).unwrap();
+    assert!(
+        v["output"].as_str().unwrap().contains("Edited [x.txt#"),
+        "{v}"
     );
-    assert!(r.ok().contains("Edited [x.txt#"), "{}", r.ok());
+    // The envelope's tag is the file's tag after the hook, the one the note names (it was
+    // the tag from before the hook).
+    let note_tag = v["output"]
+        .as_str()
+        .unwrap()
+        .split("and [x.txt#")
+        .nth(1)
+        .and_then(|t| t.split(']').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(v["tag"], note_tag.as_str(), "{v}");
+    assert!(
+        h.run(&["read-file", "x.txt"])
+            .ok()
+            .starts_with(&format!("[x.txt#{note_tag}]")),
+        "the tag is the file's"
+    );
     assert_eq!(
         std::fs::read_to_string(&target).unwrap(),
         "x\n# done\n# formatted\n"

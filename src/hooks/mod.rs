@@ -253,11 +253,29 @@ pub fn around<A>(
             HookOutcome::Done(None) => {}
         }
     }
+    let mut result = result;
+    let single = written.len() == 1;
     for (path, before) in &written {
         let after = content_now(ctx, path);
         if after.as_ref().map(|a| &a.tag) == Some(&before.tag) {
             continue;
         }
+        // The `--json` tag of a one-file result is the file's tag now, not the one the tool
+        // reported before the hook ran.
+        if single
+            && let (Ok(out), Some(a)) = (&mut result, &after)
+            && out.fields.contains_key("tag")
+        {
+            out.fields
+                .insert("tag".into(), Value::String(a.tag.clone()));
+        }
+        // Anchors printed for lines the hook changed no longer match them.
+        let anchors = if site.name == "edit_lines" {
+            " Anchors shown above for the lines it changed no longer match; read_file with \
+             anchors: true gives the new ones."
+        } else {
+            ""
+        };
         // A formatter's change, shown whole and small: the model has seen it, so the new
         // content counts as read (the next edit passed freshness only after a read).
         let shown = after
@@ -267,7 +285,7 @@ pub fn around<A>(
             Some((a, diff)) if ctx.register_tag(&a.real, &a.tag).is_none() => {
                 additions.push(format!(
                     "Note: a hook changed {path} after the tool wrote it; its change is below, \
-                     and {} is what you have read now:\n{diff}",
+                     and {} is what you have read now.{anchors}\n{diff}",
                     crate::text::tag::tag_ref(path, &a.tag)
                 ));
             }
@@ -333,7 +351,12 @@ fn hook_change(path: &str, before: &Content, after: &Content) -> Option<String> 
     if before.real != after.real {
         return None;
     }
-    let diff = crate::text::diff::unified(path, Some(old), Some(new));
+    let mut diff = crate::text::diff::unified(path, Some(old), Some(new));
+    // Lines that differ only in a CR look alike in a diff: say what changed.
+    let strip = |t: &str| t.replace('\r', "");
+    if !diff.is_empty() && strip(old) == strip(new) {
+        diff.push_str("(only line endings changed: CRLF and LF differ between the sides)\n");
+    }
     (!diff.is_empty() && diff.lines().count() <= MAX_SHOWN_CHANGE_LINES).then_some(diff)
 }
 
