@@ -517,3 +517,30 @@ fn gate(ctx: &Ctx, site: Site, d: &Decision, hook_allowed: bool) -> Result<(), T
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(text: &str) -> Content {
+        Content {
+            real: "/w/a.txt".into(),
+            tag: crate::text::tag::content_tag(text.as_bytes()),
+            text: Some(text.to_owned()),
+        }
+    }
+
+    #[test]
+    fn a_change_of_line_endings_alone_is_said() {
+        let diff = hook_change("a.txt", &content("a\r\nb\r\n"), &content("a\nb\n")).unwrap();
+        assert!(
+            diff.ends_with("(only line endings changed: CRLF and LF differ between the sides)\n"),
+            "{diff}"
+        );
+        let diff = hook_change("a.txt", &content("a\n"), &content("b\n")).unwrap();
+        assert!(!diff.contains("line endings"), "{diff}");
+        // Too big to show: none.
+        let big: String = (0..300).map(|i| format!("{i}\n")).collect();
+        assert!(hook_change("a.txt", &content(""), &content(&big)).is_none());
+    }
+}
