@@ -10,6 +10,7 @@ pub mod oneshot;
 mod oneshot_guard;
 pub mod session;
 pub mod spawn;
+pub mod tmpdirs;
 pub mod tree;
 
 pub use buffer::{HeadTailBuffer, RenderedOutput};

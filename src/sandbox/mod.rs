@@ -219,6 +219,9 @@ pub struct Prepared {
     pub prefix: Vec<String>,
     /// The private temp folder, removed when this is dropped (keep it until the command ends).
     pub tmpdir: Option<tempfile::TempDir>,
+    /// A shared lock on it while this process is in charge of it, so a sweep never removes it
+    /// ([`crate::exec::tmpdirs`]).
+    pub tmp_lock: Option<std::fs::File>,
     /// The `Note:` line for a command that failed (spec 08), without a newline; None when off.
     pub note: Option<String>,
 }
@@ -242,16 +245,20 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
         return Ok(Prepared {
             prefix: Vec::new(),
             tmpdir: None,
+            tmp_lock: None,
             note: None,
         });
     }
     probe::require().map_err(|e| e.to_string())?;
     // Private to this user whatever the umask (it was made 0755 under 022).
     let tmpdir = tempfile::Builder::new()
-        .prefix("agtool-cmd-")
+        .prefix(crate::exec::tmpdirs::PREFIX)
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
         .tempdir()
         .map_err(|e| format!("cannot make the command's private temp folder: {e}"))?;
+    let tmp_lock = crate::exec::tmpdirs::hold(tmpdir.path());
+    // Folders left by an agtool or session server killed with SIGKILL (now and then).
+    crate::exec::tmpdirs::sweep_now_and_then();
     let plan = plan_for(ctx, &settings, Some(tmpdir.path()));
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find agtool's own executable for the sandbox: {e}"))?;
@@ -264,6 +271,7 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
             "--".into(),
         ],
         tmpdir: Some(tmpdir),
+        tmp_lock,
         note: Some(note(ctx, &settings)),
     })
 }

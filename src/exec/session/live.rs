@@ -60,7 +60,7 @@ pub(crate) struct Session {
     lease: Mutex<Option<TreeLease>>,
     /// The command's private temp folder (the sandbox's `TMPDIR`), removed by
     /// [`Session::terminate`] once the tree is dead (see [`Session::keep_private_tmp`]).
-    private_tmp: Mutex<Option<PathBuf>>,
+    private_tmp: Mutex<Option<(PathBuf, Option<std::fs::File>)>>,
 }
 
 /// Output and status gathered by [`Session::collect`].
@@ -341,7 +341,7 @@ impl Session {
             kill_tree(&self.tree, &mut || {});
         }
         self.lease.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(dir) = self
+        if let Some((dir, _lock)) = self
             .private_tmp
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -357,15 +357,10 @@ impl Session {
     /// symlink), owned by this user and named as the sandbox names them (`agtool-cmd-*`) is
     /// taken; anything else is left alone. Before, every session's folder stayed behind.
     pub fn keep_private_tmp(&self, dir: PathBuf) {
-        use std::os::unix::fs::MetadataExt;
-        let named = dir.is_absolute()
-            && dir
-                .file_name()
-                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"agtool-cmd-"));
-        let ours = std::fs::symlink_metadata(&dir)
-            .is_ok_and(|m| m.is_dir() && m.uid() == rustix::process::geteuid().as_raw());
-        if named && ours {
-            *self.private_tmp.lock().unwrap_or_else(|e| e.into_inner()) = Some(dir);
+        if dir.is_absolute() && crate::exec::tmpdirs::is_private_tmp(&dir) {
+            // Held while the session lives: a sweep never removes it.
+            let lock = crate::exec::tmpdirs::hold(&dir);
+            *self.private_tmp.lock().unwrap_or_else(|e| e.into_inner()) = Some((dir, lock));
         }
     }
 }
