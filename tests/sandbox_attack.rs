@@ -442,3 +442,94 @@ fn a_command_cannot_swap_the_workspace_for_a_copy() {
     let (code, out) = w.sh("mkdir d && mv d e && rmdir e && t=$(mktemp -d /tmp/x.XXXX) && mv $t $t.2 && rmdir $t.2 && echo fine");
     assert_eq!((code, out.contains("fine")), (0, true), "{out}");
 }
+
+/// The findings: the swap one level down (a nested repository's folder moved aside and a
+/// copy with a writable `.git` put in its place), and git folders outside the workspace
+/// (a root inside a bigger repository, a worktree, `--separate-git-dir`) that a command could
+/// write, planting a hook for the user's next commit. Each is read-only now, and the folders
+/// above them cannot be moved.
+#[test]
+fn git_folders_the_workspace_uses_stay_read_only() {
+    if !has("git") {
+        return;
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("agtool-git-dirs-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let b = std::fs::canonicalize(tmp.path()).unwrap();
+    let git = |dir: &Path, args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .current_dir(dir)
+            .args(["-c", "user.email=a@b", "-c", "user.name=a"])
+            .args(args)
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    let sh = |dir: &Path, line: &str| -> String {
+        let out = common::agtool(dir)
+            .args(["exec", "--", "sh", "-c", line])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // A root inside a bigger repository.
+    git(&b, &["init", "-q", "repo"]);
+    std::fs::create_dir_all(b.join("repo/sub/.agent-state")).unwrap();
+    let hook = |dir: &Path| {
+        format!(
+            "echo x > {}/hooks/pre-commit && echo planted",
+            dir.display()
+        )
+    };
+    let out = sh(&b.join("repo/sub"), &hook(&b.join("repo/.git")));
+    assert!(!out.contains("planted"), "{out}");
+    // A worktree: its own git folder and the main repository's.
+    git(&b, &["init", "-q", "main"]);
+    git(
+        &b.join("main"),
+        &["commit", "-q", "--allow-empty", "-m", "i"],
+    );
+    git(
+        &b.join("main"),
+        &["worktree", "add", "-q", b.join("wt").to_str().unwrap()],
+    );
+    let out = sh(&b.join("wt"), &hook(&b.join("main/.git")));
+    assert!(!out.contains("planted"), "{out}");
+    let out = sh(
+        &b.join("wt"),
+        &format!("mv {0}/main {0}/main2 && echo moved", b.display()),
+    );
+    assert!(!out.contains("moved"), "{out}");
+    // --separate-git-dir.
+    git(
+        &b,
+        &[
+            "init",
+            "-q",
+            &format!("--separate-git-dir={}/gitdir", b.display()),
+            "ws2",
+        ],
+    );
+    let out = sh(&b.join("ws2"), &hook(&b.join("gitdir")));
+    assert!(!out.contains("planted"), "{out}");
+    // A nested repository's folder cannot be swapped for a copy.
+    std::fs::create_dir_all(b.join("ws3/.git")).unwrap();
+    git(&b.join("ws3"), &["init", "-q", "sub"]);
+    let out = sh(
+        &b.join("ws3"),
+        "mv sub sub.old && cp -a sub.old sub && echo x > sub/.git/hooks/pre-commit && echo swapped",
+    );
+    assert!(!out.contains("swapped"), "{out}");
+    for hooks in [
+        "repo/.git/hooks",
+        "main/.git/hooks",
+        "gitdir/hooks",
+        "ws3/sub/.git/hooks",
+    ] {
+        assert!(!b.join(hooks).join("pre-commit").exists(), "{hooks}");
+    }
+}

@@ -13,7 +13,7 @@
 //!   folders inside them writable again;
 //! - each write root, and each folder above it inside a folder commands may write (a workspace
 //!   under `/tmp`), is a mount point of itself, so it cannot be renamed or removed
-//!   ([`pin_write_roots`]).
+//!   ([`pin_write_roots`]), and so is each folder above a read-only protected path.
 //!
 //! Landlock alone cannot do either: its rules only add rights, so a file inside a readable
 //! tree cannot be hidden, nor a folder inside a writable tree kept read-only. The mounts are
@@ -93,6 +93,18 @@ pub fn scan(plan: &Plan) -> Targets {
                 && std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink())
             {
                 t.read_only.push(p);
+            }
+        }
+    }
+    // The git folder a write root uses when it is not the root's own `.git` (a root inside a
+    // bigger repository, a worktree, `--separate-git-dir`): a hook planted there runs at the
+    // user's next commit, outside the sandbox.
+    if plan.mode == super::Mode::WorkspaceWrite {
+        for root in &plan.write_roots {
+            for dir in git_dirs(root) {
+                if stays_protected(plan, &dir) {
+                    t.read_only.push(dir);
+                }
             }
         }
     }
@@ -177,6 +189,39 @@ fn scan_home(plan: &Plan, home: &Path, t: &mut Targets) {
             }
         }
     }
+}
+
+/// The git folders `root` uses besides its own `.git` folder: the nearest `.git` folder above
+/// it, or what a `.git` file (`gitdir: <path>`) in it or above it names, with that folder's
+/// `commondir` (a worktree's main repository). Resolved; only existing folders.
+fn git_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in root.ancestors() {
+        let dotgit = dir.join(".git");
+        let Ok(meta) = std::fs::symlink_metadata(&dotgit) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if dir != root {
+                out.push(dotgit);
+            }
+        } else if meta.is_file()
+            && meta.len() < 4096
+            && let Ok(text) = std::fs::read_to_string(&dotgit)
+            && let Some(named) = text.lines().next().and_then(|l| l.strip_prefix("gitdir:"))
+            && let Ok(gitdir) = std::fs::canonicalize(dir.join(named.trim()))
+        {
+            if let Ok(common) = std::fs::read_to_string(gitdir.join("commondir"))
+                && let Ok(common) = std::fs::canonicalize(gitdir.join(common.trim()))
+            {
+                out.push(common);
+            }
+            out.push(gitdir);
+        }
+        break;
+    }
+    out.retain(|p| p.is_dir());
+    out
 }
 
 /// Whether the protected `path` is made read-only: always, unless an `exec.writable` entry is
@@ -314,16 +359,29 @@ fn bind(src: &Path, target: &Path, rw: bool) -> io::Result<()> {
 /// protected names would stay on the moved folder (a workspace under `/tmp`, whose next
 /// `git commit` ran a planted hook outside the sandbox). Outermost first, so each later mount
 /// lands inside the one made before it.
-fn pin_write_roots(plan: &Plan) -> io::Result<()> {
+///
+/// The folders above each read-only protected path (a nested repository's `sub/.git`, a git
+/// folder outside the workspace) are pinned the same way: `sub` could be moved aside and a
+/// copy with a writable `.git` put in its place.
+fn pin_write_roots(plan: &Plan, targets: &Targets) -> io::Result<()> {
     let mut writable: Vec<&Path> = vec![Path::new("/tmp")];
     writable.extend(plan.tmpdir.as_deref());
     writable.extend(plan.writable.iter().map(PathBuf::as_path));
     writable.extend(plan.write_roots.iter().map(PathBuf::as_path));
     let mut pins: Vec<&Path> = Vec::new();
-    for root in &plan.write_roots {
+    let above_protected = targets.read_only.iter().filter_map(|p| p.parent());
+    for root in plan
+        .write_roots
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(above_protected)
+    {
         for dir in root.ancestors() {
             let exposed = writable.iter().any(|w| dir.starts_with(w) && dir != *w);
-            if exposed && !pins.contains(&dir) {
+            // Inside a read-only protected folder nothing can be renamed anyway, and a
+            // writable pin there would stay writable inside its read-only mount.
+            let inside_protected = targets.read_only.iter().any(|p| dir.starts_with(p));
+            if exposed && !inside_protected && !pins.contains(&dir) {
                 pins.push(dir);
             }
         }
@@ -410,7 +468,7 @@ pub fn apply(plan: &Plan, targets: &Targets) -> io::Result<()> {
             bind(&pts.join("ptmx"), ptmx, true)?;
         }
     }
-    pin_write_roots(plan)?;
+    pin_write_roots(plan, targets)?;
     if plan.mode == super::Mode::ReadOnly {
         for root in &plan.write_roots {
             bind(root, root, false)?;
