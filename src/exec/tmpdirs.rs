@@ -43,6 +43,33 @@ pub fn is_private_tmp(dir: &Path) -> bool {
             .is_ok_and(|m| m.is_dir() && m.uid() == rustix::process::geteuid().as_raw())
 }
 
+/// Removes `path` and what is in it, but only entries this user owns, never following a
+/// symlink: a command (root without its capabilities, in the sandbox) could move another
+/// user's folder into its `TMPDIR`, or put one in its place, and a removal with agtool's full
+/// rights deleted files the command itself could not. What is left stays. At most 256 levels.
+pub fn remove_own(path: &Path) {
+    remove_own_at(path, rustix::process::geteuid().as_raw(), 0);
+}
+
+fn remove_own_at(path: &Path, uid: u32, depth: usize) {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return;
+    };
+    if meta.uid() != uid || depth > 256 {
+        return;
+    }
+    if meta.is_dir() {
+        if let Ok(entries) = std::fs::read_dir(path) {
+            for entry in entries.flatten() {
+                remove_own_at(&entry.path(), uid, depth + 1);
+            }
+        }
+        let _ = std::fs::remove_dir(path);
+    } else {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 /// Removes this user's private temp folders in `base` that nobody holds (see the module
 /// doc). Returns how many went. Best effort: what cannot be removed stays.
 pub fn sweep(base: &Path) -> usize {
@@ -66,7 +93,8 @@ pub fn sweep(base: &Path) -> usize {
         if file.try_lock().is_err() {
             continue; // in use
         }
-        if std::fs::remove_dir_all(&dir).is_ok() {
+        remove_own(&dir);
+        if !dir.exists() {
             removed += 1;
         }
     }
@@ -108,6 +136,38 @@ pub fn sweep_now_and_then() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_this_user_owns_is_removed() {
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join(format!("{PREFIX}x"));
+        std::fs::create_dir_all(dir.join("own/deeper")).unwrap();
+        std::fs::write(dir.join("own/deeper/f"), "x").unwrap();
+        let outside = base.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("keep"), "x").unwrap();
+        std::os::unix::fs::symlink(&outside, dir.join("link")).unwrap();
+        let mine = rustix::process::geteuid().as_raw();
+        let theirs = std::fs::metadata(&dir).unwrap().uid() == 0;
+        if theirs {
+            // As root: a folder of another user moved in stays, with what is in it.
+            let other = dir.join("other");
+            std::fs::create_dir(&other).unwrap();
+            std::fs::write(other.join("f"), "x").unwrap();
+            std::os::unix::fs::chown(other.join("f"), Some(1000), Some(1000)).unwrap();
+            std::os::unix::fs::chown(&other, Some(1000), Some(1000)).unwrap();
+            remove_own(&dir);
+            assert!(other.join("f").exists());
+            assert!(!dir.join("own").exists());
+        } else {
+            assert_ne!(mine, 0);
+            remove_own(&dir);
+            assert!(!dir.exists());
+        }
+        // The symlink went, not what it leads to.
+        assert!(outside.join("keep").exists());
+        assert!(!dir.join("link").exists());
+    }
 
     #[test]
     fn only_unheld_old_folders_of_this_user_go() {

@@ -217,8 +217,12 @@ pub fn sentence(ctx: &Ctx) -> String {
 pub struct Prepared {
     /// `[agtool, sandbox-exec, <plan>, --]`, or empty when the mode is `off`.
     pub prefix: Vec<String>,
-    /// The private temp folder, removed when this is dropped (keep it until the command ends).
+    /// The private temp folder, removed when this is dropped (keep it until the command ends)
+    /// unless [`Prepared::hand_over_tmp`] is set; only what this user owns is removed
+    /// ([`crate::exec::tmpdirs::remove_own`]).
     pub tmpdir: Option<tempfile::TempDir>,
+    /// Someone else (the session server) removes the folder: this does not.
+    pub hand_over_tmp: bool,
     /// A shared lock on it while this process is in charge of it, so a sweep never removes it
     /// ([`crate::exec::tmpdirs`]).
     pub tmp_lock: Option<std::fs::File>,
@@ -245,6 +249,7 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
         return Ok(Prepared {
             prefix: Vec::new(),
             tmpdir: None,
+            hand_over_tmp: false,
             tmp_lock: None,
             note: None,
         });
@@ -256,6 +261,10 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
         .tempdir()
         .map_err(|e| format!("cannot make the command's private temp folder: {e}"))?;
+    let mut tmpdir = tmpdir;
+    // Removed by `Drop for Prepared`, only what this user owns: tempfile's removal has every
+    // right agtool has, which the command does not.
+    tmpdir.disable_cleanup(true);
     let tmp_lock = crate::exec::tmpdirs::hold(tmpdir.path());
     // Folders left by an agtool or session server killed with SIGKILL (now and then).
     crate::exec::tmpdirs::sweep_now_and_then();
@@ -271,9 +280,20 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
             "--".into(),
         ],
         tmpdir: Some(tmpdir),
+        hand_over_tmp: false,
         tmp_lock,
         note: Some(note(ctx, &settings)),
     })
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if let Some(t) = &self.tmpdir
+            && !self.hand_over_tmp
+        {
+            crate::exec::tmpdirs::remove_own(t.path());
+        }
+    }
 }
 
 impl Prepared {

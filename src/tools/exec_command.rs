@@ -126,10 +126,8 @@ For a command that simply runs to completion, exec is simpler.",
         let reply = session::client::exec_command(&state_dir, &req);
         // The session server removes it when the session ends; without a session, this call
         // removes it (dropping `sandbox`).
-        if reply.is_ok()
-            && let Some(t) = &mut sandbox.tmpdir
-        {
-            t.disable_cleanup(true);
+        if reply.is_ok() {
+            sandbox.hand_over_tmp = true;
         }
         drop(opened); // open until the server has started the command in it
         let reply = reply?;

@@ -347,8 +347,8 @@ impl Session {
             .unwrap_or_else(|e| e.into_inner())
             .take()
         {
-            // Never follows a symlink inside; best effort (what is left is the system's).
-            let _ = std::fs::remove_dir_all(dir);
+            // Only what this user owns, never through a symlink; best effort.
+            crate::exec::tmpdirs::remove_own(&dir);
         }
     }
 
