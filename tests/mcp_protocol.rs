@@ -184,6 +184,45 @@ fn garbage_blank_and_batch_lines_never_end_the_session() {
         "{parse_errors:?}"
     );
     m.seen.retain(|r| r["error"]["code"] != -32700);
+    // JSON that rmcp cannot take went unanswered: a lone surrogate, a byte that is not UTF-8
+    // in a string, a number out of range. Each gets a parse error now.
+    m.raw(b"{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"ping\",\"x\":\"\\ud800\"}\n");
+    m.raw(b"{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"ping\",\"x\":\"\xc3(\"}\n");
+    m.raw(b"{\"jsonrpc\":\"2.0\",\"id\":1e400,\"method\":\"ping\"}\n");
+    m.ping("after-unreadable");
+    let unreadable = m
+        .seen
+        .iter()
+        .filter(|r| r["error"]["code"] == -32700)
+        .count();
+    assert_eq!(unreadable, 3, "{:?}", m.seen);
+    m.seen.retain(|r| r["error"]["code"] != -32700);
+    // Params of the wrong shape: -32602 with the id and a sentence (rmcp said -32601 with
+    // the method's name, or -32600 without the id).
+    for (id, params, says) in [
+        (
+            22,
+            json!({"name": "read_file", "arguments": "x"}),
+            "params.arguments must be an object",
+        ),
+        (23, json!({"arguments": {}}), "tools/call needs params.name"),
+        (
+            24,
+            json!([1, 2]),
+            "the params of tools/call must be an object",
+        ),
+    ] {
+        m.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}));
+        let r = m.response(&json!(id));
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        assert!(
+            r["error"]["message"].as_str().unwrap().contains(says),
+            "{r}"
+        );
+    }
+    m.send(&json!({"jsonrpc": "1.0", "id": 25, "method": "ping"}));
+    let r = m.response(&json!(25));
+    assert_eq!(r["error"]["code"], -32600, "{r}");
     // A method whose params the protocol requires, without them: invalid params with its id
     // (rmcp said -32601, method not found).
     m.send(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call"}));

@@ -151,42 +151,71 @@ const NEED_PARAMS: [&str; 8] = [
     "logging/setLevel",
 ];
 
-/// What the layer reads of a request to check it (the rest, `params` included, is skipped
-/// without being held).
-#[derive(serde::Deserialize)]
-struct Head {
-    id: Option<Value>,
-    method: Option<String>,
-    params: Option<serde::de::IgnoredAny>,
-}
-
-/// The layer's own error reply for a request line rmcp would answer wrongly, if it is one: a
-/// line that is not JSON (rmcp dropped it, and the client waited for ever) gets -32700 with
-/// `"id": null`; a request of a method in [`NEED_PARAMS`] without `params` gets -32602 with
-/// its id (rmcp said -32601, method not found).
+/// The layer's own error reply for a request line rmcp would answer wrongly or not at all, if
+/// it is one:
+/// - a line that is not JSON, or JSON rmcp cannot take (a lone surrogate `\ud800`, a byte that
+///   is not UTF-8 in a string, a number out of range, nesting deeper than 128): -32700 with
+///   `"id": null` (rmcp dropped these, and the client waited for ever);
+/// - `jsonrpc` other than "2.0": -32600 with the request's id;
+/// - a method in [`NEED_PARAMS`] without `params`, `params` that is not an object, or a
+///   `tools/call` without a tool `name` or with `arguments` that are not an object: -32602
+///   with the request's id (rmcp said -32601, method not found).
 fn refusal(line: &[u8]) -> Option<Vec<u8>> {
     let text = line.trim_ascii();
     if text.is_empty() {
         return None;
     }
-    let (id, code, message) = match serde_json::from_slice::<Head>(text) {
-        Ok(Head {
-            id: Some(id),
-            method: Some(method),
-            params: None,
-        }) if NEED_PARAMS.contains(&method.as_str()) => (
-            id,
-            -32602,
-            format!("Invalid params: {method} needs params (an object), and the request has none"),
-        ),
-        Ok(_) => return None,
-        // Valid JSON of another shape (a batch array, a number): rmcp answers it.
-        Err(_) if serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok() => return None,
+    let (id, code, message) = match serde_json::from_slice::<Value>(text) {
         Err(e) => (
             Value::Null,
             -32700,
-            format!("Parse error: the line is not JSON ({e})"),
+            format!("Parse error: the line is not JSON that can be read ({e})"),
         ),
+        // A batch array or another shape: rmcp answers it.
+        Ok(Value::Object(request)) => {
+            let id = request.get("id").cloned().unwrap_or(Value::Null);
+            let method = request.get("method").and_then(Value::as_str);
+            let params = request.get("params");
+            let is_request = request.contains_key("id") && method.is_some();
+            let problem = match (method, params) {
+                _ if !is_request => None,
+                _ if request.get("jsonrpc").and_then(Value::as_str) != Some("2.0") => Some((
+                    -32600,
+                    "Invalid Request: \"jsonrpc\" must be \"2.0\"".to_owned(),
+                )),
+                (Some(m), None | Some(Value::Null)) if NEED_PARAMS.contains(&m) => Some((
+                    -32602,
+                    format!(
+                        "Invalid params: {m} needs params (an object), and the request has none"
+                    ),
+                )),
+                (Some(m), Some(p)) if !p.is_object() && !p.is_null() => Some((
+                    -32602,
+                    format!("Invalid params: the params of {m} must be an object"),
+                )),
+                (Some("tools/call"), Some(p)) if !p.get("name").is_some_and(Value::is_string) => {
+                    Some((
+                        -32602,
+                        "Invalid params: tools/call needs params.name, the tool's name (a string)"
+                            .to_owned(),
+                    ))
+                }
+                (Some("tools/call"), Some(p))
+                    if p.get("arguments")
+                        .is_some_and(|a| !a.is_object() && !a.is_null()) =>
+                {
+                    Some((
+                        -32602,
+                        "Invalid params: tools/call's params.arguments must be an object"
+                            .to_owned(),
+                    ))
+                }
+                _ => None,
+            };
+            let (code, message) = problem?;
+            (id, code, message)
+        }
+        Ok(_) => return None,
     };
     let reply = serde_json::json!({
         "jsonrpc": "2.0",
