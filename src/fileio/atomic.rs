@@ -62,13 +62,31 @@ fn write_located(
     new_mode: Option<u32>,
     stop: &Stop,
 ) -> io::Result<()> {
+    let existed = loc.dir.stat_at(&loc.name).is_ok();
     let mode = existing_mode(&loc.dir, &loc.name, new_mode)?;
     let temp = temp_name(&loc.name);
     let _note = TempNote::begin(fs, &loc.base, &loc.dir_rel, &temp);
     let mut file = loc.dir.create_new(&temp, 0o666)?;
     let result = fill(&mut file, parts, mode, stop).and_then(|()| {
         drop(file);
-        loc.dir.rename(&temp, &loc.dir, &loc.name)?;
+        if existed {
+            loc.dir.rename(&temp, &loc.dir, &loc.name)?;
+        } else {
+            // A new file replaces nothing: one that appeared meanwhile stays.
+            loc.dir
+                .rename_new(&temp, &loc.dir, &loc.name)
+                .map_err(|e| {
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        io::Error::new(
+                            io::ErrorKind::AlreadyExists,
+                            "a file appeared at that name while the write was being made; it \
+                             was not replaced",
+                        )
+                    } else {
+                        e
+                    }
+                })?;
+        }
         loc.dir.sync()
     });
     if result.is_err() {

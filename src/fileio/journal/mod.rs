@@ -442,6 +442,18 @@ fn prepare(
     Ok(())
 }
 
+/// The error for a new file whose name was taken while the write was being made.
+fn appeared(e: io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::AlreadyExists {
+        io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "a file appeared at that name while the write was being made; it was not replaced",
+        )
+    } else {
+        e
+    }
+}
+
 /// Replaces the targets of a C journal, in order; then fsyncs their folders.
 fn apply(dirs: &mut Dirs<'_>, steps: &[Step]) -> Result<(), (usize, io::Error)> {
     let mut k = 0;
@@ -455,11 +467,16 @@ fn apply(dirs: &mut Dirs<'_>, steps: &[Step]) -> Result<(), (usize, io::Error)> 
                 dir,
                 name,
                 temp,
-                ..
+                backup,
             } => {
                 k += 1;
+                // A target that did not exist is made without replacing anything: a file that
+                // appeared there meanwhile (a person's, another program's) was overwritten.
                 dirs.get(base, dir)
-                    .and_then(|d| d.rename(temp, d, name))
+                    .and_then(|d| match backup {
+                        Some(_) => d.rename(temp, d, name),
+                        None => d.rename_new(temp, d, name).map_err(appeared),
+                    })
                     .map_err(fail)?;
                 touched.push((base.clone(), dir.clone()));
             }

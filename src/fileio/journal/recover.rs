@@ -258,22 +258,24 @@ pub fn recover(fs: &Fs, show: &dyn Fn(&Path) -> String) -> Vec<String> {
                             })
                             .filter(|t| !kept.contains(t))
                             .collect();
-                        said.push(if restored.is_empty() {
-                            format!(
+                        let restored: Vec<String> = restored.iter().map(|p| show(p)).collect();
+                        if restored.is_empty() && kept.is_empty() {
+                            said.push(format!(
                                 "an interrupted write (process {}) had changed nothing yet; its \
                                  temp files were removed, and {} stayed as they were",
                                 rec.pid,
                                 targets.join(", ")
-                            )
-                        } else {
-                            format!(
+                            ));
+                        } else if !restored.is_empty() {
+                            // Only what was put back is named (every target was).
+                            said.push(format!(
                                 "rolled back an interrupted write (process {}) so that no file is \
-                             half-changed: {} restored ({})",
+                                 half-changed: {} restored ({})",
                                 rec.pid,
                                 restored.len(),
-                                targets.join(", ")
-                            )
-                        });
+                                restored.join(", ")
+                            ));
+                        }
                         let _ = jdir.unlink(&name);
                         let _ = jdir.sync();
                         used_up();

@@ -250,3 +250,30 @@ fn recovery_leaves_a_target_edited_after_the_kill() {
         "{said:?}"
     );
 }
+
+/// The finding: a file made by a write (apply-patch's Add, write-file of a new path) was put
+/// in place with a plain rename, so a file that appeared at that name between the check and
+/// the rename (a person's, another program's) was overwritten and the answer said success.
+/// A new file now replaces nothing.
+#[test]
+fn a_new_file_never_replaces_one_that_appeared_meanwhile() {
+    let f = fixture();
+    let temp = OsString::from(".n.agtool-999997-0");
+    std::fs::write(f.root.join(&temp), "agent").unwrap();
+    std::fs::write(f.root.join("n"), "USER").unwrap();
+    let steps = vec![Step::Write {
+        base: f.root.clone(),
+        dir: PathBuf::new(),
+        name: "n".into(),
+        temp: temp.clone(),
+        backup: None,
+    }];
+    let err = apply(&mut Dirs::new(&f.fs), &steps).unwrap_err();
+    assert_eq!(err.1.kind(), io::ErrorKind::AlreadyExists, "{}", err.1);
+    assert!(
+        err.1.to_string().contains("it was not replaced"),
+        "{}",
+        err.1
+    );
+    assert_eq!(std::fs::read(f.root.join("n")).unwrap(), b"USER");
+}
