@@ -533,3 +533,53 @@ fn git_folders_the_workspace_uses_stay_read_only() {
         assert!(!b.join(hooks).join("pre-commit").exists(), "{hooks}");
     }
 }
+
+/// The finding: with the root reached through a symlink in /tmp (`--root /tmp/x/link`, or a
+/// shell in `/tmp/x/link`), a command pointed the symlink at a copy of the workspace with a
+/// planted hook; the user's next `cd` there landed in the copy. A symlink cannot be pinned by
+/// a mount, so commands are refused there, saying to use the real path.
+#[test]
+fn a_root_reached_through_a_writable_symlink_runs_no_command() {
+    let tmp = tempfile::Builder::new()
+        .prefix("agtool-root-link-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let b = std::fs::canonicalize(tmp.path()).unwrap();
+    std::fs::create_dir_all(b.join("real/.git")).unwrap();
+    std::os::unix::fs::symlink(b.join("real"), b.join("link")).unwrap();
+    let says = format!(
+        "Error: the workspace is reached through the symlink {}, in a folder commands may \
+         write",
+        b.join("link").display()
+    );
+    let out = common::agtool(&b)
+        .args([
+            "--root",
+            b.join("link").to_str().unwrap(),
+            "exec",
+            "--",
+            "sh",
+            "-c",
+            "echo ran",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with(&says) && !text.contains("ran\n"), "{text}");
+    // A shell whose PWD goes through the link.
+    let out = common::agtool(&b.join("real"))
+        .env("PWD", b.join("link"))
+        .args(["exec", "--", "sh", "-c", "echo ran"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with(&says), "{text}");
+    // From the real path, commands run.
+    let out = common::agtool(&b.join("real"))
+        .env("PWD", b.join("real"))
+        .args(["exec", "--", "sh", "-c", "echo ran"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ran\n"));
+}

@@ -255,6 +255,17 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
         });
     }
     probe::require().map_err(|e| e.to_string())?;
+    if let Some(link) = symlink_to_root(ctx, &settings) {
+        return Err(format!(
+            "the workspace is reached through the symlink {}, in a folder commands may write: \
+             a command could point it at a copy of the workspace with a planted git hook, which \
+             a later `cd` there would run outside the sandbox; nothing was run. Work from the \
+             real path ({}): cd there, or pass --root {}",
+            link.display(),
+            ctx.root.display(),
+            ctx.root.display()
+        ));
+    }
     // Private to this user whatever the umask (it was made 0755 under 022).
     let tmpdir = tempfile::Builder::new()
         .prefix(crate::exec::tmpdirs::PREFIX)
@@ -284,6 +295,38 @@ pub fn prepare(ctx: &Ctx) -> Result<Prepared, String> {
         tmp_lock,
         note: Some(note(ctx, &settings)),
     })
+}
+
+/// A symlink on the way to the workspace root, as the caller spelled it (`--root`,
+/// `AGTOOL_ROOT`, or the shell's `PWD` inside the workspace), that lies in a folder commands
+/// may write (`/tmp`, `exec.writable`, a write root): the mounts pin real folders, and a symlink
+/// cannot be pinned, so a command could point it elsewhere. None when there is none.
+fn symlink_to_root(ctx: &Ctx, settings: &Settings) -> Option<PathBuf> {
+    let mut writable: Vec<PathBuf> = vec![PathBuf::from("/tmp")];
+    writable.extend(settings.writable.iter().cloned());
+    writable.extend(ctx.policy.write_bases());
+    let pwd = std::env::var_os("PWD")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .filter(|p| std::fs::canonicalize(p).is_ok_and(|c| c.starts_with(&ctx.root)));
+    for spelled in ctx.root_given.iter().chain(pwd.iter()) {
+        for dir in spelled.ancestors() {
+            let is_link = std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+            if !is_link {
+                continue;
+            }
+            // Only a link that leads to the root or above it moves the workspace.
+            let leads_to_root = std::fs::canonicalize(dir).is_ok_and(|c| ctx.root.starts_with(&c));
+            let in_writable = dir
+                .parent()
+                .and_then(|p| std::fs::canonicalize(p).ok())
+                .is_some_and(|p| writable.iter().any(|w| p.starts_with(w)));
+            if leads_to_root && in_writable {
+                return Some(dir.to_path_buf());
+            }
+        }
+    }
+    None
 }
 
 impl Drop for Prepared {

@@ -65,6 +65,9 @@ pub struct Ctx {
     pub cwd: PathBuf,
     /// The workspace root (canonical).
     pub root: PathBuf,
+    /// The root as the caller spelled it (`--root` or `AGTOOL_ROOT`), when given: it may go
+    /// through symlinks that [`Ctx::root`] resolved.
+    pub root_given: Option<PathBuf>,
     /// Agent identity keying the freshness table.
     pub agent: String,
     /// Merged configuration files.
@@ -183,6 +186,8 @@ impl Ctx {
             .clone()
             .or_else(|| std::env::var_os("AGTOOL_ROOT").map(PathBuf::from));
         let found = root::discover(&cwd, explicit_root.as_deref()).map_err(|e| e.to_string())?;
+        // Logical: made absolute against the current folder, symlinks kept.
+        let root_given = explicit_root.map(|r| if r.is_absolute() { r } else { cwd.join(r) });
         for w in &found.warnings {
             eprintln!("{w}");
         }
@@ -260,6 +265,7 @@ impl Ctx {
             recovered: Arc::new(OnceLock::new()),
             cwd,
             root,
+            root_given,
             agent,
             config,
             untrusted,
@@ -295,6 +301,7 @@ impl Ctx {
             recovered: self.recovered.clone(),
             cwd: self.cwd.clone(),
             root: self.root.clone(),
+            root_given: self.root_given.clone(),
             agent: self.agent.clone(),
             config: self.config.clone(),
             untrusted: self.untrusted.clone(),
