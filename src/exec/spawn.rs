@@ -257,18 +257,12 @@ pub(crate) fn describe_spawn(argv: &[String], workdir: Option<&Path>, e: &io::Er
     }
 }
 
-/// Words for an I/O failure, without Rust's `(os error N)` suffix.
+/// Words for an I/O failure ([`crate::error::io_reason`]), asking about the executable bit
+/// for a permission error.
 fn describe(e: &io::Error) -> String {
     match e.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".into(),
         io::ErrorKind::PermissionDenied => "permission denied (is it executable?)".into(),
-        _ => {
-            let s = e.to_string();
-            match s.find(" (os error") {
-                Some(i) => s[..i].to_string(),
-                None => s,
-            }
-        }
+        _ => crate::error::io_reason(e),
     }
 }
 

@@ -75,17 +75,7 @@ fn write_located(
             // A new file replaces nothing: one that appeared meanwhile stays.
             loc.dir
                 .rename_new(&temp, &loc.dir, &loc.name)
-                .map_err(|e| {
-                    if e.kind() == io::ErrorKind::AlreadyExists {
-                        io::Error::new(
-                            io::ErrorKind::AlreadyExists,
-                            "a file appeared at that name while the write was being made; it \
-                             was not replaced",
-                        )
-                    } else {
-                        e
-                    }
-                })?;
+                .map_err(crate::fileio::journal::appeared)?;
         }
         loc.dir.sync()
     });

@@ -313,15 +313,7 @@ fn check_lossy(bytes: &[u8]) {
         .map(|(i, l)| (i + 1, l.to_owned()))
         .collect();
     let total = lines.len();
-    let (mut places, mut first, mut at) = (0, None, 0u64);
-    for piece in bytes.utf8_chunks() {
-        at += piece.valid().len() as u64;
-        if !piece.invalid().is_empty() {
-            places += 1;
-            first.get_or_insert(at);
-            at += piece.invalid().len() as u64;
-        }
-    }
+    let (places, first) = census::whole(bytes);
     let invalid = first.map(|f| (f, places));
     for chunk in [4, 5, 7, 16, CHUNK] {
         for window in [

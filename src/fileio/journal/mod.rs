@@ -442,8 +442,10 @@ fn prepare(
     Ok(())
 }
 
-/// The error for a new file whose name was taken while the write was being made.
-fn appeared(e: io::Error) -> io::Error {
+/// The error for a new file whose name was taken while the write was being made (a failed
+/// `rename_new` of a write's temp file); any other error as it is. Used by every write that
+/// makes a file: multi-file commits here and single writes ([`crate::fileio::atomic`]).
+pub fn appeared(e: io::Error) -> io::Error {
     if e.kind() == io::ErrorKind::AlreadyExists {
         io::Error::new(
             io::ErrorKind::AlreadyExists,

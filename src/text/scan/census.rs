@@ -106,26 +106,28 @@ pub(super) fn lossy_prefix(bytes: &[u8], max: usize) -> (String, usize) {
     (text, used)
 }
 
+/// What a lossy decoding of the whole of `bytes` shows: (U+FFFD count, offset of the first):
+/// the oracle the streaming census is tested against.
+#[cfg(test)]
+pub(super) fn whole(bytes: &[u8]) -> (u64, Option<u64>) {
+    let mut places = 0;
+    let mut first = None;
+    let mut at = 0u64;
+    for piece in bytes.utf8_chunks() {
+        at += piece.valid().len() as u64;
+        if !piece.invalid().is_empty() {
+            places += 1;
+            first.get_or_insert(at);
+            at += piece.invalid().len() as u64;
+        }
+    }
+    (places, first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    /// What a lossy decoding of the whole text shows: U+FFFD count and first offset.
-    fn whole(bytes: &[u8]) -> (u64, Option<u64>) {
-        let mut places = 0;
-        let mut first = None;
-        let mut at = 0u64;
-        for piece in bytes.utf8_chunks() {
-            at += piece.valid().len() as u64;
-            if !piece.invalid().is_empty() {
-                places += 1;
-                first.get_or_insert(at);
-                at += piece.invalid().len() as u64;
-            }
-        }
-        (places, first)
-    }
 
     fn in_chunks(bytes: &[u8], size: usize) -> (u64, Option<u64>) {
         let mut c = Census::default();
